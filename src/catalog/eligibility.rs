@@ -1,0 +1,165 @@
+//! Which sessions phase 1 may extract, and if not, why not.
+//!
+//! Codex's rules: the session has a human message, comes from an interactive
+//! source, has memories enabled, is not archived, has been idle at least
+//! `min_rollout_idle_hours`, was updated within `max_rollout_age_days`, and
+//! changed since its last successful extraction.
+
+use crate::config::Config;
+use crate::store::threads::ThreadRow;
+use crate::util::time::{human_duration, rfc3339};
+use serde::Serialize;
+
+/// Why a session is not (yet) extracted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum Ineligible {
+    /// The file could not be read.
+    Unreadable {
+        /// The read error.
+        error: String,
+    },
+    /// The file is gone from disk.
+    Missing,
+    /// `memkit forget` removed it.
+    Forgotten,
+    /// The session opted out of memories (`disabled`) or was polluted.
+    MemoryDisabled {
+        /// The memory mode.
+        mode: String,
+    },
+    /// Not an interactive source (`exec`, `mcp`, sub-agents…).
+    NonInteractive {
+        /// The session source.
+        source: String,
+    },
+    /// Archived by the user.
+    Archived,
+    /// No human message in the session.
+    NoHumanMessage,
+    /// Still inside its idle window.
+    TooRecent {
+        /// When it becomes eligible, Unix seconds.
+        eligible_at: i64,
+    },
+    /// Older than the age window.
+    TooOld,
+    /// Already extracted at this version.
+    UpToDate,
+}
+
+impl Ineligible {
+    /// A short machine name: `too_recent`, `up_to_date`, …
+    pub fn code(&self) -> &'static str {
+        match self {
+            Ineligible::Unreadable { .. } => "unreadable",
+            Ineligible::Missing => "missing",
+            Ineligible::Forgotten => "forgotten",
+            Ineligible::MemoryDisabled { .. } => "memory_disabled",
+            Ineligible::NonInteractive { .. } => "non_interactive",
+            Ineligible::Archived => "archived",
+            Ineligible::NoHumanMessage => "no_human_message",
+            Ineligible::TooRecent { .. } => "too_recent",
+            Ineligible::TooOld => "too_old",
+            Ineligible::UpToDate => "already_extracted",
+        }
+    }
+
+    /// A one-line explanation for people.
+    pub fn describe(&self, now: i64) -> String {
+        match self {
+            Ineligible::Unreadable { error } => format!("unreadable: {error}"),
+            Ineligible::Missing => "file is gone".into(),
+            Ineligible::Forgotten => "forgotten".into(),
+            Ineligible::MemoryDisabled { mode } => format!("memory {mode}"),
+            Ineligible::NonInteractive { source } => format!("non-interactive source ({source})"),
+            Ineligible::Archived => "archived".into(),
+            Ineligible::NoHumanMessage => "no human message".into(),
+            Ineligible::TooRecent { eligible_at } => format!(
+                "too recent (idle window ends in {}, at {})",
+                human_duration(eligible_at - now),
+                rfc3339(*eligible_at)
+            ),
+            Ineligible::TooOld => "too old (outside the age window)".into(),
+            Ineligible::UpToDate => "already extracted".into(),
+        }
+    }
+}
+
+/// The time windows of one selection.
+#[derive(Debug, Clone, Copy)]
+pub struct Windows {
+    /// Now, Unix seconds.
+    pub now: i64,
+    /// Minimum idle time in seconds.
+    pub idle_secs: i64,
+    /// Maximum age in seconds (`None`: no limit).
+    pub max_age_secs: Option<i64>,
+}
+
+impl Windows {
+    /// The windows of the configuration at `now`.
+    pub fn from_config(cfg: &Config, now: i64) -> Windows {
+        Windows {
+            now,
+            idle_secs: cfg.min_rollout_idle.as_secs() as i64,
+            max_age_secs: Some(cfg.max_rollout_age.as_secs() as i64),
+        }
+    }
+}
+
+/// Whether `row` is eligible, given its extraction watermark.
+///
+/// With `ignore_windows` (an explicit `--thread` / `--file`), the idle and age
+/// windows do not apply; with `force`, neither does "already extracted".
+pub fn check(
+    row: &ThreadRow,
+    cfg: &Config,
+    w: Windows,
+    extracted_up_to: Option<i64>,
+    ignore_windows: bool,
+    force: bool,
+) -> Result<(), Ineligible> {
+    if let Some(error) = &row.read_error {
+        return Err(Ineligible::Unreadable {
+            error: error.clone(),
+        });
+    }
+    if !row.present {
+        return Err(Ineligible::Missing);
+    }
+    if row.forgotten_at.is_some() {
+        return Err(Ineligible::Forgotten);
+    }
+    if row.memory_mode != "enabled" {
+        return Err(Ineligible::MemoryDisabled {
+            mode: row.memory_mode.clone(),
+        });
+    }
+    if !cfg.is_interactive_source(&row.source) {
+        return Err(Ineligible::NonInteractive {
+            source: row.source.clone(),
+        });
+    }
+    if row.archived {
+        return Err(Ineligible::Archived);
+    }
+    if row.human_turns == 0 {
+        return Err(Ineligible::NoHumanMessage);
+    }
+    if !ignore_windows {
+        let eligible_at = row.updated_at + w.idle_secs;
+        if eligible_at > w.now {
+            return Err(Ineligible::TooRecent { eligible_at });
+        }
+        if let Some(max_age) = w.max_age_secs
+            && row.updated_at < w.now - max_age
+        {
+            return Err(Ineligible::TooOld);
+        }
+    }
+    if !force && extracted_up_to.is_some_and(|x| x >= row.updated_at) {
+        return Err(Ineligible::UpToDate);
+    }
+    Ok(())
+}

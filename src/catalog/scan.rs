@@ -1,0 +1,258 @@
+//! `memkit scan`: brings the `threads` catalog up to date, incrementally.
+//!
+//! A session's `updated_at` is its file's mtime, as in Codex. A file whose size
+//! and mtime did not change since it was last read is not opened again; a file
+//! that moved (archived) keeps its thread, because threads are keyed by id.
+
+use crate::config::Config;
+use crate::error::Result;
+use crate::sources::discover::{SessionFile, discover};
+use crate::sources::{
+    Event, ReadOptions, ReadStats, Role, SessionInfo, codex_state, stream_session,
+};
+use crate::store::Store;
+use crate::store::session_files::{self, FileStamp};
+use crate::store::threads::{self, ThreadRow};
+use crate::util::text::one_line;
+use crate::util::time::now_secs;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+
+/// What a scan did.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct ScanReport {
+    /// Session files found on disk.
+    pub files_found: usize,
+    /// Files opened and parsed (new or changed).
+    pub files_read: usize,
+    /// Files skipped because size and mtime did not change.
+    pub files_unchanged: usize,
+    /// Files that could not be read or held nothing.
+    pub files_failed: usize,
+    /// Sessions seen for the first time.
+    pub sessions_new: usize,
+    /// Known sessions whose file changed.
+    pub sessions_updated: usize,
+    /// Catalogued sessions whose file is gone.
+    pub sessions_missing: usize,
+    /// Malformed lines skipped in the files read.
+    pub malformed_lines: u64,
+    /// Threads whose source / memory mode / archived flag came from Codex's own index.
+    pub codex_state_updates: usize,
+    /// One line per problem (file and line), for stderr.
+    pub warnings: Vec<String>,
+}
+
+struct Parsed {
+    file: SessionFile,
+    result: std::result::Result<(SessionInfo, ReadStats, String), String>,
+}
+
+/// Scans the configured homes and updates the catalog.
+pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
+    let now = now_secs();
+    let found = discover(cfg);
+    let known = session_files::all(store.conn())?;
+    let mut report = ScanReport {
+        files_found: found.len(),
+        ..Default::default()
+    };
+
+    let changed: Vec<&SessionFile> = found
+        .iter()
+        .filter(|f| {
+            let key = f.path.to_string_lossy();
+            !known
+                .get(key.as_ref())
+                .is_some_and(|k| k.size == f.size as i64 && k.mtime_ns == f.mtime_ns)
+        })
+        .collect();
+    report.files_unchanged = found.len() - changed.len();
+    report.files_read = changed.len();
+
+    let parsed: Vec<Parsed> = changed
+        .par_iter()
+        .map(|f| Parsed {
+            file: (*f).clone(),
+            result: read_summary(f),
+        })
+        .collect();
+
+    let present: HashSet<String> = found
+        .iter()
+        .map(|f| f.path.to_string_lossy().into_owned())
+        .collect();
+    let existing: HashMap<String, ThreadRow> = threads::list(store.conn())?
+        .into_iter()
+        .map(|t| (t.id.clone(), t))
+        .collect();
+
+    let tx = store.conn_mut().transaction()?;
+    for p in parsed {
+        let path = p.file.path.to_string_lossy().into_owned();
+        let (row, error) = match p.result {
+            Ok((info, stats, preview)) => {
+                report.malformed_lines += stats.malformed;
+                if let Some(w) = stats.malformed_summary(&p.file.path) {
+                    report.warnings.push(w);
+                }
+                (thread_row(&p.file, &info, &stats, preview, now), None)
+            }
+            Err(e) => {
+                report.files_failed += 1;
+                report.warnings.push(e.clone());
+                (failed_row(&p.file, &e, now), Some(e))
+            }
+        };
+        session_files::record(
+            &tx,
+            &path,
+            &row.tool,
+            &FileStamp {
+                size: p.file.size as i64,
+                mtime_ns: p.file.mtime_ns,
+                thread_id: row.id.clone(),
+            },
+            error.as_deref(),
+            now,
+        )?;
+        match existing.get(&row.id) {
+            None => report.sessions_new += 1,
+            Some(old) => {
+                // Two files for one thread (a copy in archived_sessions, say):
+                // the newest file describes the thread.
+                let old_still_there =
+                    old.rollout_path != path && present.contains(&old.rollout_path);
+                if old_still_there && old.file_mtime_ns > row.file_mtime_ns {
+                    continue;
+                }
+                report.sessions_updated += 1;
+            }
+        }
+        threads::upsert(&tx, &row)?;
+    }
+    for path in known.keys().filter(|p| !present.contains(*p)) {
+        session_files::remove(&tx, path)?;
+    }
+    report.sessions_missing = threads::set_presence(&tx, &present)?;
+
+    if cfg.read_codex
+        && let Some(db) = codex_state::find_state_db(&cfg.codex_home)
+    {
+        match codex_state::read_thread_states(&db) {
+            Ok(states) => {
+                for s in states {
+                    if threads::apply_codex_state(
+                        &tx,
+                        &s.id,
+                        s.source.as_deref(),
+                        s.memory_mode.as_deref(),
+                        s.archived,
+                    )? {
+                        report.codex_state_updates += 1;
+                    }
+                }
+            }
+            Err(e) => report.warnings.push(format!("Codex index not read: {e}")),
+        }
+    }
+    tx.commit()?;
+    Ok(report)
+}
+
+/// Reads a file for the catalog: metadata, counts and the first human message.
+fn read_summary(f: &SessionFile) -> std::result::Result<(SessionInfo, ReadStats, String), String> {
+    let mut preview = String::new();
+    let opts = ReadOptions {
+        max_output_bytes: Some(0),
+        max_message_bytes: Some(4096),
+    };
+    let (info, stats) = stream_session(&f.path, f.tool, opts, &mut |e| {
+        if preview.is_empty()
+            && let Event::Message(m) = e
+            && m.role == Role::User
+        {
+            preview = one_line(&m.text, 200);
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    Ok((info, stats, preview))
+}
+
+fn thread_row(
+    f: &SessionFile,
+    info: &SessionInfo,
+    stats: &ReadStats,
+    preview: String,
+    now: i64,
+) -> ThreadRow {
+    ThreadRow {
+        id: info.id.clone(),
+        tool: f.tool.name().to_string(),
+        rollout_path: f.path.to_string_lossy().into_owned(),
+        file_size: f.size as i64,
+        file_mtime_ns: f.mtime_ns,
+        created_at: info.started_at.map(|ms| ms / 1000),
+        updated_at: f.mtime_ns / 1_000_000_000,
+        cwd: info.cwd.clone(),
+        git_branch: info.git_branch.clone(),
+        source: info.source.clone(),
+        originator: info.originator.clone(),
+        cli_version: info.cli_version.clone(),
+        model: info.model.clone(),
+        parent_thread_id: info.parent_id.clone(),
+        memory_mode: info.memory_mode.clone(),
+        archived: f.archived,
+        preview,
+        human_turns: stats.human_turns as i64,
+        assistant_messages: stats.assistant_messages as i64,
+        tool_calls: stats.tool_calls as i64,
+        malformed_lines: stats.malformed as i64,
+        read_error: None,
+        forgotten_at: None,
+        present: true,
+        scanned_at: now,
+    }
+}
+
+/// A row for a file that could not be read, so it is listed with its reason.
+fn failed_row(f: &SessionFile, error: &str, now: i64) -> ThreadRow {
+    let id = match f.tool {
+        crate::sources::Tool::Codex => crate::sources::codex::id_from_file_name(&f.path),
+        crate::sources::Tool::Claude => None,
+    }
+    .unwrap_or_else(|| {
+        f.path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    ThreadRow {
+        id,
+        tool: f.tool.name().to_string(),
+        rollout_path: f.path.to_string_lossy().into_owned(),
+        file_size: f.size as i64,
+        file_mtime_ns: f.mtime_ns,
+        created_at: None,
+        updated_at: f.mtime_ns / 1_000_000_000,
+        cwd: None,
+        git_branch: None,
+        source: "unknown".into(),
+        originator: None,
+        cli_version: None,
+        model: None,
+        parent_thread_id: None,
+        memory_mode: "enabled".into(),
+        archived: f.archived,
+        preview: String::new(),
+        human_turns: 0,
+        assistant_messages: 0,
+        tool_calls: 0,
+        malformed_lines: 0,
+        read_error: Some(error.to_string()),
+        forgotten_at: None,
+        present: true,
+        scanned_at: now,
+    }
+}

@@ -1,0 +1,66 @@
+//! One module per subcommand: parse-free glue between the CLI and the library.
+
+mod scan;
+mod sessions;
+mod show_session;
+mod status;
+
+use crate::cli::{Cli, Command, GlobalArgs};
+use crate::config::{Config, LoadOptions};
+use crate::error::Result;
+use crate::store::Store;
+
+/// What every command gets: the configuration and the output mode.
+pub struct Ctx {
+    /// Resolved configuration.
+    pub cfg: Config,
+    /// `--json`.
+    pub json: bool,
+}
+
+impl Ctx {
+    /// Opens the state database.
+    pub fn store(&self) -> Result<Store> {
+        Store::open(&self.cfg.db_path())
+    }
+}
+
+/// Builds the configuration from the environment and the global flags.
+pub fn load_config(global: &GlobalArgs) -> Result<Config> {
+    let mut opts = LoadOptions::from_process_env();
+    opts.config_path = global.config.clone();
+    let path_flag = |key: &str, v: &Option<std::path::PathBuf>| {
+        v.as_ref().map(|p| {
+            (
+                key.to_string(),
+                toml::Value::String(p.display().to_string()),
+            )
+        })
+    };
+    opts.flags.extend(
+        [
+            path_flag("codex_home", &global.codex_home),
+            path_flag("claude_home", &global.claude_home),
+            path_flag("memkit_home", &global.memkit_home),
+            path_flag("memory_root", &global.memory_root),
+        ]
+        .into_iter()
+        .flatten(),
+    );
+    Config::load(&opts)
+}
+
+/// Runs the parsed command line; returns the process exit code.
+pub fn run(cli: Cli) -> Result<i32> {
+    crate::ui::set_quiet(cli.global.quiet);
+    let ctx = Ctx {
+        cfg: load_config(&cli.global)?,
+        json: cli.global.json,
+    };
+    match cli.command {
+        Command::Scan => scan::run(&ctx),
+        Command::Sessions(args) => sessions::run(&ctx, &args),
+        Command::ShowSession(args) => show_session::run(&ctx, &args),
+        Command::Status => status::run(&ctx),
+    }
+}

@@ -1,0 +1,146 @@
+//! `memkit show-session`: the normalised transcript of one session.
+
+use super::Ctx;
+use crate::cli::ShowSessionArgs;
+use crate::error::{Error, Result};
+use crate::sources::{
+    Event, Phase, ReadOptions, Role, Tool, Transcript, detect_tool, read_transcript,
+};
+use crate::store::threads;
+use crate::ui;
+use crate::util::time::rfc3339;
+use std::path::{Path, PathBuf};
+
+/// How many lines of a tool output are shown without `--full`.
+const OUTPUT_PREVIEW_LINES: usize = 6;
+
+/// Prints one session.
+pub fn run(ctx: &Ctx, args: &ShowSessionArgs) -> Result<i32> {
+    let (path, tool) = resolve(ctx, &args.session)?;
+    let transcript = read_transcript(&path, tool, ReadOptions::default())?;
+    if let Some(w) = transcript.stats.malformed_summary(&path) {
+        ui::warn(w);
+    }
+    if ctx.json {
+        ui::json_line(&transcript);
+    } else {
+        print_human(&transcript, args.full);
+    }
+    Ok(0)
+}
+
+/// Finds the file of a session given as a path, an id or a unique id prefix.
+fn resolve(ctx: &Ctx, arg: &str) -> Result<(PathBuf, Tool)> {
+    let as_path = Path::new(arg);
+    if as_path.is_file() {
+        let store = ctx.store()?;
+        let canonical = std::fs::canonicalize(as_path).unwrap_or_else(|_| as_path.to_path_buf());
+        for candidate in [as_path, canonical.as_path()] {
+            if let Some(row) = threads::get_by_path(store.conn(), &candidate.to_string_lossy())?
+                && let Some(tool) = Tool::parse(&row.tool)
+            {
+                return Ok((as_path.to_path_buf(), tool));
+            }
+        }
+        let tool = detect_tool(as_path).ok_or_else(|| {
+            Error::usage(format!(
+                "{arg}: not a Codex rollout or Claude Code transcript"
+            ))
+        })?;
+        return Ok((as_path.to_path_buf(), tool));
+    }
+    let store = ctx.store()?;
+    if let Some(row) = threads::get(store.conn(), arg)? {
+        return row_path(&row);
+    }
+    let matches: Vec<_> = threads::list(store.conn())?
+        .into_iter()
+        .filter(|t| t.id.starts_with(arg))
+        .collect();
+    match matches.as_slice() {
+        [one] => row_path(one),
+        [] => Err(Error::usage(format!(
+            "no session {arg} in the catalog (run `memkit scan` first, or pass the file path)"
+        ))),
+        many => Err(Error::usage(format!(
+            "{arg} matches {} sessions; give more of the id",
+            many.len()
+        ))),
+    }
+}
+
+fn row_path(row: &threads::ThreadRow) -> Result<(PathBuf, Tool)> {
+    let tool = Tool::parse(&row.tool)
+        .ok_or_else(|| Error::failed(format!("unknown tool {} in the catalog", row.tool)))?;
+    Ok((PathBuf::from(&row.rollout_path), tool))
+}
+
+fn stamp(at: Option<i64>) -> String {
+    at.map(|ms| rfc3339(ms / 1000))
+        .unwrap_or_else(|| "-".into())
+}
+
+fn print_human(t: &Transcript, full: bool) {
+    let i = &t.info;
+    crate::outln!("session  {} ({}, source {})", i.id, t.tool.name(), i.source);
+    crate::outln!("file     {}", t.path.display());
+    crate::outln!("cwd      {}", i.cwd.as_deref().unwrap_or("-"));
+    if let Some(b) = &i.git_branch {
+        crate::outln!("branch   {b}");
+    }
+    if let Some(v) = &i.cli_version {
+        crate::outln!("version  {v} ({})", i.originator.as_deref().unwrap_or("-"));
+    }
+    crate::outln!(
+        "counts   {} human, {} assistant, {} tool calls, {} lines ({} malformed)",
+        t.stats.human_turns,
+        t.stats.assistant_messages,
+        t.stats.tool_calls,
+        t.stats.lines,
+        t.stats.malformed
+    );
+    for event in &t.events {
+        crate::outln!();
+        match event {
+            Event::Message(m) => {
+                let who = match (m.role, m.phase) {
+                    (Role::User, _) => "user",
+                    (Role::Assistant, Some(Phase::Commentary)) => "assistant (commentary)",
+                    (Role::Assistant, Some(Phase::FinalAnswer)) => "assistant (final)",
+                    (Role::Assistant, None) => "assistant",
+                    (Role::Agent, _) => "agent",
+                };
+                crate::outln!("[{}] {who}:", stamp(m.at));
+                for line in m.text.lines() {
+                    crate::outln!("  {line}");
+                }
+            }
+            Event::ToolCall(c) => {
+                let status = match (c.exit_code, c.failed) {
+                    (Some(code), _) => format!(" → exit {code}"),
+                    (None, true) => " → error".to_string(),
+                    (None, false) => String::new(),
+                };
+                let input = crate::util::text::one_line(&c.input, 200);
+                crate::outln!("[{}] tool {}: {input}{status}", stamp(c.at), c.name);
+                if let Some(out) = &c.output {
+                    let lines: Vec<&str> = out.lines().collect();
+                    let shown = if full {
+                        lines.len()
+                    } else {
+                        lines.len().min(OUTPUT_PREVIEW_LINES)
+                    };
+                    for line in &lines[..shown] {
+                        crate::outln!("  | {line}");
+                    }
+                    if shown < lines.len() {
+                        crate::outln!(
+                            "  | … {} more lines (--full shows them)",
+                            lines.len() - shown
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,678 @@
+//! Codex rollout reader: every format generation, detected per file.
+//!
+//! - Pre-envelope files (mid-2025) start with a bare `{id, timestamp,
+//!   instructions, git}` object, followed by bare response items and
+//!   `{"record_type": "state"}` lines. Human text is taken from user messages
+//!   that are not injected context.
+//! - Envelope files (`{timestamp, type, payload}`, from Sept 2025) take human
+//!   text from `event_msg/user_message` (clean, no context) and ignore the
+//!   response-item echo of it; assistant text comes from response items, never
+//!   from the `agent_message` event echo. `compacted.replacement_history` is a
+//!   derived copy and is never read.
+
+use super::text::{
+    bounded, codex_output, codex_request_text, compact_json, environment_cwd, is_codex_injected,
+};
+use super::{Event, Message, Phase, ReadOptions, ReadStats, Role, SessionInfo, ToolCall};
+use crate::error::Result;
+use crate::util::ids::is_uuid;
+use crate::util::time::parse_rfc3339_millis;
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The thread id carried by a rollout file name (`rollout-<stamp>-<uuid>.jsonl[.zst]`).
+pub fn id_from_file_name(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_string_lossy();
+    let stem = name
+        .strip_suffix(".jsonl.zst")
+        .or_else(|| name.strip_suffix(".jsonl"))
+        .or_else(|| name.strip_suffix(".json"))?;
+    // An optional `_<rollout id>` suffix may follow the thread id.
+    let stem = match stem.rsplit_once('_') {
+        Some((head, _)) if head.len() >= 36 && is_uuid(&head[head.len() - 36..]) => head,
+        _ => stem,
+    };
+    if stem.len() < 36 {
+        return None;
+    }
+    let candidate = &stem[stem.len() - 36..];
+    is_uuid(candidate).then(|| candidate.to_ascii_lowercase())
+}
+
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(default)]
+    timestamp: Option<String>,
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    #[serde(borrow, default)]
+    payload: Option<&'a RawValue>,
+    #[serde(default)]
+    record_type: Option<String>,
+    #[serde(default)]
+    id: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct TypeOnly {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+}
+
+/// Reader state for one file.
+struct Reader<'s> {
+    opts: ReadOptions,
+    file_id: Option<String>,
+    info: SessionInfo,
+    meta_seen: bool,
+    legacy: bool,
+    pending: HashMap<String, ToolCall>,
+    exit_codes: HashMap<String, i64>,
+    sink: &'s mut dyn FnMut(Event, &mut ReadStats),
+}
+
+/// Reads a Codex rollout, streaming events to `sink`.
+pub fn read(
+    path: &Path,
+    opts: ReadOptions,
+    stats: &mut ReadStats,
+    sink: &mut dyn FnMut(Event, &mut ReadStats),
+) -> Result<SessionInfo> {
+    let file_id = id_from_file_name(path);
+    let mut reader = Reader {
+        opts,
+        file_id: file_id.clone(),
+        info: SessionInfo {
+            id: file_id.unwrap_or_default(),
+            source: "unknown".into(),
+            memory_mode: "enabled".into(),
+            ..Default::default()
+        },
+        meta_seen: false,
+        legacy: false,
+        pending: HashMap::new(),
+        exit_codes: HashMap::new(),
+        sink,
+    };
+    let bytes = super::lines::read_lines(path, &mut |line| {
+        if line.text.trim().is_empty() {
+            return true;
+        }
+        stats.lines += 1;
+        if !reader.line(line.number, &line.text, stats) {
+            if line.terminated {
+                stats.record_malformed(line.number);
+            } else {
+                stats.partial_tail = true;
+            }
+        }
+        true
+    })?;
+    stats.bytes = bytes;
+    reader.finish(stats);
+    if reader.info.id.is_empty() {
+        reader.info.id = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+    }
+    Ok(reader.info)
+}
+
+impl Reader<'_> {
+    fn emit(&mut self, event: Event, stats: &mut ReadStats) {
+        (self.sink)(event, stats);
+    }
+
+    /// Handles one line; `false` when it is not valid JSON of a known shape.
+    fn line(&mut self, number: u64, text: &str, stats: &mut ReadStats) -> bool {
+        let Ok(env) = serde_json::from_str::<Envelope>(text) else {
+            return false;
+        };
+        let at = env.timestamp.as_deref().and_then(parse_rfc3339_millis);
+        match (env.kind.as_deref(), env.payload) {
+            (Some(kind), Some(payload)) => {
+                self.envelope(kind, payload, at, number, stats);
+                true
+            }
+            _ if env.record_type.is_some() => true,
+            (None, _) if env.id.is_some() => {
+                self.legacy_meta(text, at);
+                true
+            }
+            (Some(_), None) => {
+                // A bare response item (pre-envelope generations).
+                match serde_json::from_str::<Value>(text) {
+                    Ok(item) => {
+                        self.legacy = true;
+                        self.response_item(&item, at, number, stats);
+                        true
+                    }
+                    Err(_) => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    fn legacy_meta(&mut self, text: &str, at: Option<i64>) {
+        if self.meta_seen {
+            return;
+        }
+        let Ok(v) = serde_json::from_str::<Value>(text) else {
+            return;
+        };
+        self.meta_seen = true;
+        self.legacy = true;
+        if let Some(id) = v.get("id").and_then(Value::as_str) {
+            self.info.id = id.to_ascii_lowercase();
+        }
+        self.info.started_at = at;
+        self.info.source = "cli".into();
+        self.apply_git(&v);
+        if let Some(cwd) = v.get("cwd").and_then(Value::as_str) {
+            self.info.cwd = Some(cwd.to_string());
+        }
+    }
+
+    fn apply_git(&mut self, v: &Value) {
+        if let Some(branch) = v
+            .get("git")
+            .and_then(|g| g.get("branch"))
+            .and_then(Value::as_str)
+            .filter(|b| !b.is_empty())
+        {
+            self.info.git_branch = Some(branch.to_string());
+        }
+    }
+
+    fn envelope(
+        &mut self,
+        kind: &str,
+        payload: &RawValue,
+        at: Option<i64>,
+        number: u64,
+        stats: &mut ReadStats,
+    ) {
+        match kind {
+            "session_meta" => {
+                if let Ok(v) = serde_json::from_str::<Value>(payload.get()) {
+                    self.session_meta(&v);
+                }
+            }
+            "turn_context" if self.info.model.is_none() || self.info.cwd.is_none() => {
+                #[derive(Deserialize)]
+                struct TurnContext {
+                    model: Option<String>,
+                    cwd: Option<String>,
+                }
+                if let Ok(tc) = serde_json::from_str::<TurnContext>(payload.get()) {
+                    if self.info.model.is_none() {
+                        self.info.model = tc.model;
+                    }
+                    if self.info.cwd.is_none() {
+                        self.info.cwd = tc.cwd;
+                    }
+                }
+            }
+            "response_item" => {
+                let Ok(t) = serde_json::from_str::<TypeOnly>(payload.get()) else {
+                    return;
+                };
+                if matches!(
+                    t.kind.as_deref(),
+                    Some(
+                        "reasoning"
+                            | "ghost_snapshot"
+                            | "compaction"
+                            | "compaction_summary"
+                            | "context_compaction"
+                            | "image_generation_call"
+                    )
+                ) {
+                    return;
+                }
+                if let Ok(item) = serde_json::from_str::<Value>(payload.get()) {
+                    self.response_item(&item, at, number, stats);
+                }
+            }
+            "event_msg" => {
+                let Ok(t) = serde_json::from_str::<TypeOnly>(payload.get()) else {
+                    return;
+                };
+                match t.kind.as_deref() {
+                    Some("user_message") => {
+                        if let Ok(v) = serde_json::from_str::<Value>(payload.get()) {
+                            self.user_message_event(&v, at, number, stats);
+                        }
+                    }
+                    Some("exec_command_end") => {
+                        #[derive(Deserialize)]
+                        struct ExecEnd {
+                            call_id: Option<String>,
+                            exit_code: Option<i64>,
+                        }
+                        if let Ok(end) = serde_json::from_str::<ExecEnd>(payload.get())
+                            && let (Some(id), Some(code)) = (end.call_id, end.exit_code)
+                        {
+                            match self.pending.get_mut(&id) {
+                                Some(call) => call.exit_code = Some(code),
+                                None => {
+                                    self.exit_codes.insert(id, code);
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "inter_agent_communication" => {
+                if let Ok(v) = serde_json::from_str::<Value>(payload.get()) {
+                    let text = content_text(v.get("content").unwrap_or(&v));
+                    if !text.trim().is_empty() {
+                        let text = bounded(text, self.opts.max_message_bytes);
+                        self.emit(
+                            Event::Message(Message {
+                                role: Role::Agent,
+                                text,
+                                phase: None,
+                                at,
+                                line: number,
+                            }),
+                            stats,
+                        );
+                    }
+                }
+            }
+            // compacted (derived copy), world_state, token counts and every
+            // unknown kind are skipped.
+            _ => {}
+        }
+    }
+
+    fn session_meta(&mut self, v: &Value) {
+        let id = v
+            .get("id")
+            .and_then(Value::as_str)
+            .map(str::to_ascii_lowercase);
+        // The first session_meta whose id matches the file name is authoritative;
+        // a forked file may start with its parent's.
+        let matches_file = match (&self.file_id, &id) {
+            (Some(f), Some(i)) => f == i,
+            _ => true,
+        };
+        if self.meta_seen || !matches_file {
+            return;
+        }
+        self.meta_seen = true;
+        if let Some(id) = id {
+            self.info.id = id;
+        }
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        if let Some(cwd) = s("cwd") {
+            self.info.cwd = Some(cwd);
+        }
+        self.info.originator = s("originator");
+        self.info.cli_version = s("cli_version");
+        self.info.started_at = v
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .and_then(parse_rfc3339_millis);
+        if let Some(mode) = s("memory_mode") {
+            self.info.memory_mode = mode;
+        }
+        self.info.parent_id = s("forked_from_id").or_else(|| s("parent_thread_id"));
+        match v.get("source") {
+            Some(Value::String(src)) => self.info.source = src.clone(),
+            Some(Value::Object(obj)) if obj.contains_key("subagent") => {
+                self.info.source = "subagent".into();
+                if let Some(parent) = obj
+                    .get("subagent")
+                    .and_then(|s| s.get("thread_spawn"))
+                    .and_then(|t| t.get("parent_thread_id"))
+                    .and_then(Value::as_str)
+                {
+                    self.info.parent_id = Some(parent.to_string());
+                }
+            }
+            Some(Value::Object(obj)) => {
+                if let Some(k) = obj.keys().next() {
+                    self.info.source = k.clone();
+                }
+            }
+            _ => {}
+        }
+        self.apply_git(v);
+    }
+
+    fn user_message_event(
+        &mut self,
+        v: &Value,
+        at: Option<i64>,
+        number: u64,
+        stats: &mut ReadStats,
+    ) {
+        let message = v.get("message").and_then(Value::as_str).unwrap_or("");
+        let mut text = codex_request_text(message).to_string();
+        let images = v
+            .get("images")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len)
+            + v.get("local_images")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+        for _ in 0..images {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str("[image]");
+        }
+        if text.trim().is_empty() || is_codex_injected(&text) {
+            return;
+        }
+        let text = bounded(text, self.opts.max_message_bytes);
+        self.emit(
+            Event::Message(Message {
+                role: Role::User,
+                text,
+                phase: None,
+                at,
+                line: number,
+            }),
+            stats,
+        );
+    }
+
+    fn response_item(&mut self, item: &Value, at: Option<i64>, number: u64, stats: &mut ReadStats) {
+        let kind = item.get("type").and_then(Value::as_str).unwrap_or("");
+        let call_id = || {
+            item.get("call_id")
+                .or_else(|| item.get("id"))
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        match kind {
+            "message" => self.message_item(item, at, number, stats),
+            "agent_message" => {
+                let text = content_text(item.get("content").unwrap_or(&Value::Null));
+                if text.trim().is_empty() {
+                    return;
+                }
+                let author = item.get("author").and_then(Value::as_str);
+                let text = match author {
+                    Some(a) => format!("({a}) {text}"),
+                    None => text,
+                };
+                let text = bounded(text, self.opts.max_message_bytes);
+                self.emit(
+                    Event::Message(Message {
+                        role: Role::Agent,
+                        text,
+                        phase: None,
+                        at,
+                        line: number,
+                    }),
+                    stats,
+                );
+            }
+            "function_call" | "custom_tool_call" | "local_shell_call" | "tool_search_call" => {
+                let name = item
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or(match kind {
+                        "local_shell_call" => "local_shell",
+                        "tool_search_call" => "tool_search",
+                        _ => "tool",
+                    })
+                    .to_string();
+                let input = call_input(kind, &name, item);
+                let id = call_id();
+                let exit_code = self.exit_codes.remove(&id);
+                let call = ToolCall {
+                    call_id: id.clone(),
+                    name,
+                    input,
+                    output: None,
+                    exit_code,
+                    failed: false,
+                    at,
+                    line: number,
+                };
+                if let Some(previous) = self.pending.insert(id, call) {
+                    self.emit_call(previous, stats);
+                }
+            }
+            "web_search_call" => {
+                let action = item.get("action").unwrap_or(&Value::Null);
+                let input = action
+                    .get("query")
+                    .or_else(|| action.get("url"))
+                    .map(compact_json)
+                    .unwrap_or_default();
+                let call = ToolCall {
+                    call_id: call_id(),
+                    name: "web_search".into(),
+                    input,
+                    output: None,
+                    exit_code: None,
+                    failed: false,
+                    at,
+                    line: number,
+                };
+                self.emit(Event::ToolCall(call), stats);
+            }
+            "function_call_output" | "custom_tool_call_output" | "tool_search_output" => {
+                let id = call_id();
+                let raw = match item.get("output").or_else(|| item.get("tools")) {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(Value::Array(parts)) => content_text(&Value::Array(parts.clone())),
+                    Some(Value::Object(o)) => o
+                        .get("content")
+                        .map(compact_json)
+                        .unwrap_or_else(|| Value::Object(o.clone()).to_string()),
+                    Some(other) => other.to_string(),
+                    None => String::new(),
+                };
+                let (output, code) = codex_output(&raw);
+                let mut call = self.pending.remove(&id).unwrap_or_else(|| ToolCall {
+                    call_id: id.clone(),
+                    name: "tool".into(),
+                    input: String::new(),
+                    output: None,
+                    exit_code: None,
+                    failed: false,
+                    at,
+                    line: number,
+                });
+                if code.is_some() {
+                    call.exit_code = code;
+                }
+                call.output = Some(bounded(output, self.opts.max_output_bytes));
+                self.emit_call(call, stats);
+            }
+            // reasoning, ghost snapshots, compaction tokens, images and unknown kinds.
+            _ => {}
+        }
+    }
+
+    fn message_item(&mut self, item: &Value, at: Option<i64>, number: u64, stats: &mut ReadStats) {
+        let role = item.get("role").and_then(Value::as_str).unwrap_or("");
+        let content = item.get("content").unwrap_or(&Value::Null);
+        match role {
+            "assistant" => {
+                let text = content_text(content);
+                if text.trim().is_empty() {
+                    return;
+                }
+                let phase = match item.get("phase").and_then(Value::as_str) {
+                    Some("commentary") => Some(Phase::Commentary),
+                    Some("final_answer" | "final") => Some(Phase::FinalAnswer),
+                    _ => None,
+                };
+                let text = bounded(text, self.opts.max_message_bytes);
+                self.emit(
+                    Event::Message(Message {
+                        role: Role::Assistant,
+                        text,
+                        phase,
+                        at,
+                        line: number,
+                    }),
+                    stats,
+                );
+            }
+            // Envelope files take the human's words from event_msg/user_message.
+            "user" if self.legacy => {
+                let mut parts = Vec::new();
+                for part in content.as_array().into_iter().flatten() {
+                    match part.get("type").and_then(Value::as_str) {
+                        Some("input_text") => {
+                            let t = part.get("text").and_then(Value::as_str).unwrap_or("");
+                            if let Some(cwd) =
+                                environment_cwd(t).filter(|_| self.info.cwd.is_none())
+                            {
+                                self.info.cwd = Some(cwd);
+                            }
+                            if !is_codex_injected(t) && !t.trim().is_empty() {
+                                parts.push(codex_request_text(t).to_string());
+                            }
+                        }
+                        Some("input_image") => parts.push("[image]".into()),
+                        _ => {}
+                    }
+                }
+                if parts.is_empty() {
+                    return;
+                }
+                let text = bounded(parts.join("\n"), self.opts.max_message_bytes);
+                self.emit(
+                    Event::Message(Message {
+                        role: Role::User,
+                        text,
+                        phase: None,
+                        at,
+                        line: number,
+                    }),
+                    stats,
+                );
+            }
+            // developer / system messages and (in envelope files) the user echo.
+            _ => {}
+        }
+    }
+
+    fn emit_call(&mut self, mut call: ToolCall, stats: &mut ReadStats) {
+        call.failed = call.exit_code.is_some_and(|c| c != 0);
+        self.emit(Event::ToolCall(call), stats);
+    }
+
+    fn finish(&mut self, stats: &mut ReadStats) {
+        let mut left: Vec<ToolCall> = self.pending.drain().map(|(_, c)| c).collect();
+        left.sort_by_key(|c| c.line);
+        for call in left {
+            self.emit_call(call, stats);
+        }
+    }
+}
+
+/// Joins the text parts of a content array; images become `[image]`.
+fn content_text(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => {
+            let mut out: Vec<String> = Vec::new();
+            for part in parts {
+                match part.get("type").and_then(Value::as_str) {
+                    Some("input_image" | "image") => out.push("[image]".into()),
+                    Some("input_audio") => out.push("[audio]".into()),
+                    Some("input_file") => out.push("[file]".into()),
+                    _ => {
+                        if let Some(t) = part.get("text").and_then(Value::as_str) {
+                            out.push(t.to_string());
+                        }
+                    }
+                }
+            }
+            out.join("\n")
+        }
+        _ => String::new(),
+    }
+}
+
+/// The readable input of a tool call: the command line for shells, the raw
+/// input for freeform tools, compact arguments otherwise.
+fn call_input(kind: &str, name: &str, item: &Value) -> String {
+    if kind == "local_shell_call" {
+        let cmd = item
+            .get("action")
+            .and_then(|a| a.get("command"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        return shell_command(&cmd);
+    }
+    if kind == "custom_tool_call" {
+        return item.get("input").map(compact_json).unwrap_or_default();
+    }
+    let args_text = item.get("arguments").map(compact_json).unwrap_or_default();
+    let args: Value = serde_json::from_str(&args_text).unwrap_or(Value::Null);
+    match name {
+        "shell" | "container.exec" | "shell_command" => {
+            args.get("command").map(shell_command).unwrap_or(args_text)
+        }
+        "exec_command" => args.get("cmd").map(compact_json).unwrap_or(args_text),
+        "write_stdin" => args
+            .get("chars")
+            .map(|c| format!("stdin: {}", compact_json(c)))
+            .unwrap_or(args_text),
+        _ => args_text,
+    }
+}
+
+/// A shell command from its argv form, without the `bash -lc` wrapper.
+fn shell_command(cmd: &Value) -> String {
+    match cmd {
+        Value::Array(parts) => {
+            let words: Vec<&str> = parts.iter().filter_map(Value::as_str).collect();
+            match words.as_slice() {
+                [sh, flag, script] if (sh.ends_with("sh")) && flag.starts_with('-') => {
+                    script.to_string()
+                }
+                _ => words.join(" "),
+            }
+        }
+        other => compact_json(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_name_ids() {
+        let p = Path::new("rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl");
+        assert_eq!(
+            id_from_file_name(p).as_deref(),
+            Some("019a93b9-f380-7600-98ff-940e6b99603c")
+        );
+        let z =
+            Path::new("rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl.zst");
+        assert_eq!(
+            id_from_file_name(z).as_deref(),
+            Some("019a93b9-f380-7600-98ff-940e6b99603c")
+        );
+        assert_eq!(id_from_file_name(Path::new("notes.jsonl")), None);
+    }
+
+    #[test]
+    fn shell_commands_lose_their_wrapper() {
+        let v = serde_json::json!(["bash", "-lc", "cargo test"]);
+        assert_eq!(shell_command(&v), "cargo test");
+        let v = serde_json::json!(["ls", "-la"]);
+        assert_eq!(shell_command(&v), "ls -la");
+    }
+}

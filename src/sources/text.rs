@@ -1,0 +1,292 @@
+//! Text rules shared by the readers: what counts as injected context, how tool
+//! outputs carry exit codes, and how long texts are bounded.
+
+use crate::util::text::truncate_middle;
+
+/// Openings of Codex user/developer messages that the harness injected.
+const CODEX_CONTEXT_OPENINGS: &[&str] = &[
+    "# agents.md instructions",
+    "<user_instructions>",
+    "<environment_context>",
+    "<skill>",
+    "<turn_aborted>",
+    "<user_action>",
+    "<recommended_plugins>",
+    "<permissions instructions>",
+    "<collaboration_mode>",
+    "<skills_instructions>",
+    "<apps_instructions>",
+    "<plugins_instructions>",
+    "<multi_agent_mode>",
+    "<model_switch>",
+    "<subagent_notification>",
+    "<user_shell_command>",
+];
+
+/// Whether a Codex user-role text is context the harness injected, not the human.
+pub fn is_codex_injected(text: &str) -> bool {
+    let head: String = text
+        .trim_start()
+        .chars()
+        .take(40)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    CODEX_CONTEXT_OPENINGS.iter().any(|o| head.starts_with(o))
+}
+
+/// Old Codex prompts carry a `## My request for Codex:` marker; the request follows it.
+pub fn codex_request_text(text: &str) -> &str {
+    const MARKER: &str = "## My request for Codex:";
+    match text.find(MARKER) {
+        Some(i) => text[i + MARKER.len()..].trim(),
+        None => text.trim(),
+    }
+}
+
+/// The `<cwd>` inside an `<environment_context>` block.
+pub fn environment_cwd(text: &str) -> Option<String> {
+    let start = text.find("<cwd>")? + "<cwd>".len();
+    let end = text[start..].find("</cwd>")? + start;
+    let cwd = text[start..end].trim();
+    (!cwd.is_empty()).then(|| cwd.to_string())
+}
+
+/// The exit code Codex wrote into a tool output, in either of its forms:
+/// a JSON wrapper `{"output": …, "metadata": {"exit_code": N}}` or the text
+/// header `Process exited with code N`.
+///
+/// Returns the exit code and the output text without its wrapper.
+pub fn codex_output(raw: &str) -> (String, Option<i64>) {
+    let trimmed = raw.trim_start();
+    if trimmed.starts_with('{')
+        && let Ok(v) = serde_json::from_str::<serde_json::Value>(trimmed)
+        && let Some(out) = v.get("output").and_then(|o| o.as_str())
+    {
+        let code = v
+            .get("metadata")
+            .and_then(|m| m.get("exit_code"))
+            .and_then(|c| c.as_i64());
+        return (out.to_string(), code);
+    }
+    let mut code = None;
+    let mut body_start = None;
+    for (i, line) in raw.lines().take(8).enumerate() {
+        if let Some(rest) = line.strip_prefix("Process exited with code ") {
+            code = rest.trim().parse().ok();
+        }
+        if line == "Output:" {
+            body_start = Some(i + 1);
+            break;
+        }
+    }
+    match (code, body_start) {
+        (Some(_), Some(skip)) => (raw.lines().skip(skip).collect::<Vec<_>>().join("\n"), code),
+        _ => (raw.to_string(), code),
+    }
+}
+
+/// The exit code at the start of a Claude Code Bash error (`Exit code N`).
+pub fn claude_exit_code(text: &str) -> Option<i64> {
+    let rest = text.trim_start().strip_prefix("Exit code ")?;
+    let digits: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-')
+        .collect();
+    digits.parse().ok()
+}
+
+/// Removes every `<system-reminder>…</system-reminder>` block.
+pub fn strip_system_reminders(text: &str) -> String {
+    const OPEN: &str = "<system-reminder>";
+    const CLOSE: &str = "</system-reminder>";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(OPEN) {
+        out.push_str(&rest[..i]);
+        match rest[i..].find(CLOSE) {
+            Some(j) => rest = &rest[i + j + CLOSE.len()..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// What a Claude Code user text turned out to be.
+#[derive(Debug, PartialEq)]
+pub enum ClaudeUserText {
+    /// Something the human typed (a prompt, or a custom slash command with its arguments).
+    Human(String),
+    /// Harness output or wrappers: not the human.
+    Context,
+}
+
+/// Built-in Claude Code commands that manage the session rather than ask for work.
+const HOUSEKEEPING_COMMANDS: &[&str] = &[
+    "/compact",
+    "/clear",
+    "/cost",
+    "/model",
+    "/help",
+    "/status",
+    "/config",
+    "/login",
+    "/logout",
+    "/resume",
+    "/exit",
+    "/quit",
+    "/permissions",
+    "/doctor",
+    "/ide",
+    "/mcp",
+    "/hooks",
+    "/agents",
+    "/context",
+    "/usage",
+    "/vim",
+    "/theme",
+    "/terminal-setup",
+    "/upgrade",
+    "/add-dir",
+    "/bashes",
+    "/export",
+    "/release-notes",
+    "/privacy-settings",
+    "/output-style",
+    "/statusline",
+    "/todos",
+    "/rewind",
+    "/memory",
+    "/plugin",
+    "/fast",
+    "/sandbox",
+    "/stats",
+];
+
+/// Openings of Claude Code user texts that are wrappers or harness output.
+const CLAUDE_CONTEXT_OPENINGS: &[&str] = &[
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<task-notification>",
+    "<user-memory-input>",
+    "Caveat: The messages below were generated by the user while running local commands",
+    "[Request interrupted by user",
+    "This session is being continued from a previous conversation",
+];
+
+fn tag_body<'a>(text: &'a str, tag: &str) -> Option<&'a str> {
+    let open = format!("<{tag}>");
+    let close = format!("</{tag}>");
+    let start = text.find(&open)? + open.len();
+    let end = text[start..].find(&close)? + start;
+    Some(text[start..end].trim())
+}
+
+/// Classifies a Claude Code user text (from a non-meta entry).
+pub fn classify_claude_user_text(text: &str) -> ClaudeUserText {
+    let cleaned = strip_system_reminders(text);
+    let t = cleaned.trim();
+    if t.is_empty() || CLAUDE_CONTEXT_OPENINGS.iter().any(|o| t.starts_with(o)) {
+        return ClaudeUserText::Context;
+    }
+    if let Some(name) = tag_body(t, "command-name") {
+        if HOUSEKEEPING_COMMANDS.contains(&name) {
+            return ClaudeUserText::Context;
+        }
+        let args = tag_body(t, "command-args").unwrap_or("");
+        let intent = if args.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name} {args}")
+        };
+        return ClaudeUserText::Human(intent);
+    }
+    if t.starts_with("<command-message>") {
+        return ClaudeUserText::Context;
+    }
+    ClaudeUserText::Human(t.to_string())
+}
+
+/// Applies an optional byte bound to a text, keeping head and tail.
+pub fn bounded(text: String, max: Option<usize>) -> String {
+    match max {
+        Some(max) if text.len() > max => truncate_middle(&text, max).0,
+        _ => text,
+    }
+}
+
+/// Renders a JSON value compactly for a tool input.
+pub fn compact_json(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codex_context_is_recognised() {
+        assert!(is_codex_injected(
+            "# AGENTS.md instructions for /x\n<INSTRUCTIONS>"
+        ));
+        assert!(is_codex_injected("  <environment_context>\n<cwd>/a</cwd>"));
+        assert!(is_codex_injected("<turn_aborted>\nThe user interrupted"));
+        assert!(!is_codex_injected(
+            "please fix the <environment_context> parser"
+        ));
+        assert_eq!(
+            environment_cwd("<environment_context>\n  <cwd>/a/b</cwd>"),
+            Some("/a/b".into())
+        );
+    }
+
+    #[test]
+    fn codex_exit_codes_in_both_forms() {
+        let (out, code) =
+            codex_output(r#"{"output":"hi\n","metadata":{"exit_code":2,"duration_seconds":0.1}}"#);
+        assert_eq!((out.as_str(), code), ("hi\n", Some(2)));
+        let (out, code) = codex_output(
+            "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 1\nOriginal token count: 3\nOutput:\nboom",
+        );
+        assert_eq!((out.as_str(), code), ("boom", Some(1)));
+        assert_eq!(codex_output("plain").1, None);
+    }
+
+    #[test]
+    fn claude_user_texts() {
+        assert_eq!(
+            classify_claude_user_text(
+                "<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>build it</command-args>"
+            ),
+            ClaudeUserText::Human("/orchestrator build it".into())
+        );
+        assert_eq!(
+            classify_claude_user_text(
+                "<command-name>/compact</command-name>\n<command-message>compact</command-message>"
+            ),
+            ClaudeUserText::Context
+        );
+        assert_eq!(
+            classify_claude_user_text("[Request interrupted by user for tool use]"),
+            ClaudeUserText::Context
+        );
+        assert_eq!(
+            classify_claude_user_text("<bash-input>ls</bash-input>"),
+            ClaudeUserText::Context
+        );
+        assert_eq!(
+            classify_claude_user_text("fix it<system-reminder>be nice</system-reminder>"),
+            ClaudeUserText::Human("fix it".into())
+        );
+        assert_eq!(claude_exit_code("Exit code 127\nnot found"), Some(127));
+    }
+}

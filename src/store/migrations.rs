@@ -1,0 +1,184 @@
+//! Versioned schema migrations, tracked in `PRAGMA user_version`.
+
+use crate::error::{Error, Result};
+use rusqlite::{Connection, TransactionBehavior};
+use std::path::Path;
+
+/// Migrations in order; migration `i` brings the schema to version `i + 1`.
+const MIGRATIONS: &[&str] = &[
+    // 1: catalog, Codex's stage-1 outputs and jobs, citations, runs.
+    r#"
+    CREATE TABLE threads (
+        id                 TEXT PRIMARY KEY,
+        tool               TEXT NOT NULL,
+        rollout_path       TEXT NOT NULL,
+        file_size          INTEGER NOT NULL,
+        file_mtime_ns      INTEGER NOT NULL,
+        created_at         INTEGER,
+        updated_at         INTEGER NOT NULL,
+        cwd                TEXT,
+        git_branch         TEXT,
+        source             TEXT NOT NULL DEFAULT 'unknown',
+        originator         TEXT,
+        cli_version        TEXT,
+        model              TEXT,
+        parent_thread_id   TEXT,
+        memory_mode        TEXT NOT NULL DEFAULT 'enabled',
+        archived           INTEGER NOT NULL DEFAULT 0,
+        preview            TEXT NOT NULL DEFAULT '',
+        human_turns        INTEGER NOT NULL DEFAULT 0,
+        assistant_messages INTEGER NOT NULL DEFAULT 0,
+        tool_calls         INTEGER NOT NULL DEFAULT 0,
+        malformed_lines    INTEGER NOT NULL DEFAULT 0,
+        read_error         TEXT,
+        forgotten_at       INTEGER,
+        present            INTEGER NOT NULL DEFAULT 1,
+        scanned_at         INTEGER NOT NULL
+    );
+    CREATE INDEX idx_threads_path ON threads(rollout_path);
+
+    CREATE TABLE session_files (
+        path        TEXT PRIMARY KEY,
+        tool        TEXT NOT NULL,
+        size        INTEGER NOT NULL,
+        mtime_ns    INTEGER NOT NULL,
+        thread_id   TEXT NOT NULL,
+        read_error  TEXT,
+        scanned_at  INTEGER NOT NULL
+    );
+    CREATE INDEX idx_threads_updated_at ON threads(updated_at DESC, id DESC);
+
+    CREATE TABLE stage1_outputs (
+        thread_id                              TEXT PRIMARY KEY,
+        source_updated_at                      INTEGER NOT NULL,
+        raw_memory                             TEXT NOT NULL,
+        rollout_summary                        TEXT NOT NULL,
+        rollout_slug                           TEXT,
+        generated_at                           INTEGER NOT NULL,
+        usage_count                            INTEGER,
+        last_usage                             INTEGER,
+        selected_for_phase2                    INTEGER NOT NULL DEFAULT 0,
+        selected_for_phase2_source_updated_at  INTEGER,
+        backend                                TEXT,
+        model                                  TEXT,
+        tokens_in                              INTEGER,
+        tokens_out                             INTEGER
+    );
+    CREATE INDEX idx_stage1_outputs_source_updated_at
+        ON stage1_outputs(source_updated_at DESC, thread_id DESC);
+
+    CREATE TABLE jobs (
+        kind                    TEXT NOT NULL,
+        job_key                 TEXT NOT NULL,
+        status                  TEXT NOT NULL,
+        worker_id               TEXT,
+        ownership_token         TEXT,
+        started_at              INTEGER,
+        finished_at             INTEGER,
+        lease_until             INTEGER,
+        retry_at                INTEGER,
+        retry_remaining         INTEGER NOT NULL,
+        last_error              TEXT,
+        input_watermark         INTEGER,
+        last_success_watermark  INTEGER,
+        PRIMARY KEY (kind, job_key)
+    );
+    CREATE INDEX idx_jobs_kind_status_retry_lease ON jobs(kind, status, retry_at, lease_until);
+
+    CREATE TABLE citations (
+        source_key   TEXT NOT NULL,
+        line         INTEGER NOT NULL,
+        reply_at     INTEGER,
+        thread_ids   TEXT NOT NULL,
+        imported_at  INTEGER NOT NULL,
+        PRIMARY KEY (source_key, line)
+    );
+
+    CREATE TABLE runs (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id       TEXT NOT NULL,
+        stage        TEXT NOT NULL,
+        pid          INTEGER,
+        started_at   INTEGER NOT NULL,
+        finished_at  INTEGER,
+        outcome      TEXT NOT NULL DEFAULT 'running',
+        counts       TEXT,
+        tokens_in    INTEGER NOT NULL DEFAULT 0,
+        tokens_out   INTEGER NOT NULL DEFAULT 0,
+        error        TEXT
+    );
+    CREATE INDEX idx_runs_started_at ON runs(started_at DESC);
+    "#,
+];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Applies pending migrations in one immediate transaction.
+pub(super) fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version > SCHEMA_VERSION {
+        return Err(Error::failed(format!(
+            "{} has schema version {version}, written by a newer memkit; this memkit knows \
+             version {SCHEMA_VERSION} and will not downgrade it (upgrade memkit)",
+            path.display()
+        )));
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        tx.execute_batch(sql)
+            .map_err(|e| Error::failed(format!("{}: migration {}: {e}", path.display(), i + 1)))?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_db() -> std::path::PathBuf {
+        std::env::temp_dir()
+            .join(format!("memkit-mig-{}", crate::util::ids::new_uuid_v4()))
+            .join("memkit.sqlite")
+    }
+
+    #[test]
+    fn fresh_database_reaches_current_version_and_reopens() {
+        let path = temp_db();
+        let store = crate::store::Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        let mode: String = store
+            .conn()
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        drop(store);
+        let again = crate::store::Store::open(&path).unwrap();
+        assert_eq!(again.schema_version().unwrap(), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn newer_database_is_refused() {
+        let path = temp_db();
+        drop(crate::store::Store::open(&path).unwrap());
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        drop(conn);
+        let err = crate::store::Store::open(&path).err().unwrap();
+        let msg = err.to_string();
+        assert!(msg.contains("newer memkit"), "{msg}");
+        assert!(msg.contains("memkit.sqlite"), "{msg}");
+        let conn = Connection::open(&path).unwrap();
+        let v: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(
+            v,
+            SCHEMA_VERSION + 1,
+            "the newer file must be left as it was"
+        );
+    }
+}

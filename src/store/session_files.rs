@@ -1,0 +1,67 @@
+//! The `session_files` table: which file was read when, so unchanged files are
+//! never opened again (size + mtime, as a build tool would).
+
+use crate::error::Result;
+use rusqlite::{Connection, params};
+use std::collections::HashMap;
+
+/// What a scan recorded about one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileStamp {
+    /// Size in bytes when read.
+    pub size: i64,
+    /// mtime when read, Unix nanoseconds.
+    pub mtime_ns: i64,
+    /// The thread the file belongs to.
+    pub thread_id: String,
+}
+
+/// Every recorded file, by path.
+pub fn all(conn: &Connection) -> Result<HashMap<String, FileStamp>> {
+    let mut stmt = conn.prepare("SELECT path, size, mtime_ns, thread_id FROM session_files")?;
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            FileStamp {
+                size: r.get(1)?,
+                mtime_ns: r.get(2)?,
+                thread_id: r.get(3)?,
+            },
+        ))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Records that `path` was read.
+pub fn record(
+    conn: &Connection,
+    path: &str,
+    tool: &str,
+    stamp: &FileStamp,
+    read_error: Option<&str>,
+    now: i64,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO session_files (path, tool, size, mtime_ns, thread_id, read_error, scanned_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT(path) DO UPDATE SET tool = excluded.tool, size = excluded.size,
+            mtime_ns = excluded.mtime_ns, thread_id = excluded.thread_id,
+            read_error = excluded.read_error, scanned_at = excluded.scanned_at",
+        params![
+            path,
+            tool,
+            stamp.size,
+            stamp.mtime_ns,
+            stamp.thread_id,
+            read_error,
+            now
+        ],
+    )?;
+    Ok(())
+}
+
+/// Forgets a file that is no longer on disk.
+pub fn remove(conn: &Connection, path: &str) -> Result<()> {
+    conn.execute("DELETE FROM session_files WHERE path = ?1", [path])?;
+    Ok(())
+}

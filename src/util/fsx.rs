@@ -1,0 +1,87 @@
+//! File-system helpers: atomic writes (temp file, fsync, rename) and create-new files.
+
+use crate::error::{Error, IoContext, Result};
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::Path;
+
+/// Writes `bytes` to `path` atomically: a temp file in the same folder, fsync, rename.
+///
+/// Readers see either the old content or the new, never a half-written file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .ok_or_else(|| Error::failed(format!("{}: no parent folder", path.display())))?;
+    fs::create_dir_all(dir).at(dir)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut suffix = [0u8; 6];
+    crate::util::ids::random_bytes(&mut suffix);
+    let tag: String = suffix.iter().map(|b| format!("{b:02x}")).collect();
+    let tmp = dir.join(format!(".{name}.{tag}.tmp"));
+    let result = (|| -> Result<()> {
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .at(&tmp)?;
+        f.write_all(bytes).at(&tmp)?;
+        f.sync_all().at(&tmp)?;
+        fs::rename(&tmp, path).at(path)?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result?;
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to a new file at `path`; fails if it already exists.
+///
+/// Returns `Ok(false)` (and writes nothing) when the file exists.
+pub fn write_create_new(path: &Path, bytes: &[u8]) -> Result<bool> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).at(dir)?;
+    }
+    match OpenOptions::new().write(true).create_new(true).open(path) {
+        Ok(mut f) => {
+            f.write_all(bytes).at(path)?;
+            f.sync_all().at(path)?;
+            Ok(true)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+/// Whether `path` itself is a symbolic link (not followed).
+pub fn is_symlink(path: &Path) -> bool {
+    fs::symlink_metadata(path)
+        .map(|m| m.file_type().is_symlink())
+        .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temp() {
+        let dir =
+            std::env::temp_dir().join(format!("memkit-fsx-{}", crate::util::ids::new_uuid_v4()));
+        let p = dir.join("a.md");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "two");
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        assert!(!write_create_new(&p, b"three").unwrap());
+        assert_eq!(fs::read_to_string(&p).unwrap(), "two");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

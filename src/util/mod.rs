@@ -1,0 +1,6 @@
+//! Small helpers shared by every module: time, ids, text cutting and atomic files.
+
+pub mod fsx;
+pub mod ids;
+pub mod text;
+pub mod time;

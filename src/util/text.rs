@@ -1,0 +1,113 @@
+//! Text helpers: UTF-8-safe cutting, the bytes/4 token estimate and head+tail truncation.
+
+/// Bytes per token in the estimate Codex uses everywhere.
+pub const APPROX_BYTES_PER_TOKEN: usize = 4;
+
+/// Estimated tokens of `bytes` bytes of text: `ceil(bytes / 4)`.
+pub fn estimate_tokens(bytes: usize) -> usize {
+    bytes.div_ceil(APPROX_BYTES_PER_TOKEN)
+}
+
+/// The largest index `<= i` that is a char boundary of `s`.
+pub fn floor_char_boundary(s: &str, i: usize) -> usize {
+    if i >= s.len() {
+        return s.len();
+    }
+    let mut i = i;
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The smallest index `>= i` that is a char boundary of `s`.
+pub fn ceil_char_boundary(s: &str, i: usize) -> usize {
+    if i >= s.len() {
+        return s.len();
+    }
+    let mut i = i;
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Cuts `s` to at most `max` bytes on a char boundary.
+pub fn cut(s: &str, max: usize) -> &str {
+    &s[..floor_char_boundary(s, max)]
+}
+
+/// The marker placed where text was removed: `…N tokens truncated…`.
+pub fn truncation_marker(removed_bytes: usize) -> String {
+    format!("…{} tokens truncated…", estimate_tokens(removed_bytes))
+}
+
+/// Keeps the head and tail of `s` within `max_bytes` (split in half, the head
+/// getting `max_bytes / 2`), with a truncation marker in between.
+///
+/// Returns the text unchanged when it fits. The marker is not counted in the
+/// budget, as in Codex's `truncate_middle_with_token_budget`.
+pub fn truncate_middle(s: &str, max_bytes: usize) -> (String, bool) {
+    if s.len() <= max_bytes {
+        return (s.to_string(), false);
+    }
+    let head_len = floor_char_boundary(s, max_bytes / 2);
+    let tail_budget = max_bytes - max_bytes / 2;
+    let tail_start = ceil_char_boundary(s, s.len() - tail_budget);
+    let removed = tail_start - head_len;
+    let mut out = String::with_capacity(max_bytes + 32);
+    out.push_str(&s[..head_len]);
+    out.push_str(&truncation_marker(removed));
+    out.push_str(&s[tail_start..]);
+    (out, true)
+}
+
+/// Shortens `s` to one line of at most `max_chars` characters with `…`.
+pub fn one_line(s: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    for (n, c) in s.chars().enumerate() {
+        if n >= max_chars {
+            out.push('…');
+            break;
+        }
+        out.push(if c.is_control() { ' ' } else { c });
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn middle_truncation_keeps_head_and_tail() {
+        let s = format!("a{}z", "m".repeat(100));
+        let (out, cut) = truncate_middle(&s, 20);
+        assert!(cut);
+        assert!(out.starts_with("ammmmmmmmm"));
+        assert!(out.ends_with("mmmmmmmmmz"));
+        assert!(out.contains("tokens truncated"));
+        assert_eq!(truncate_middle("short", 20), ("short".to_string(), false));
+    }
+
+    #[test]
+    fn middle_truncation_is_utf8_safe() {
+        let s = "é".repeat(50);
+        for budget in 1..40 {
+            let (out, _) = truncate_middle(&s, budget);
+            assert!(
+                out.chars()
+                    .all(|c| c == 'é' || !c.is_alphabetic() || c.is_ascii())
+            );
+        }
+        assert_eq!(cut("aé", 2), "a");
+    }
+
+    #[test]
+    fn estimates_tokens_rounding_up() {
+        assert_eq!(estimate_tokens(0), 0);
+        assert_eq!(estimate_tokens(1), 1);
+        assert_eq!(estimate_tokens(8), 2);
+        assert_eq!(estimate_tokens(9), 3);
+    }
+}
