@@ -1,0 +1,191 @@
+//! Shared test helpers: an isolated HOME with Codex / Claude Code folders laid
+//! out as the tools lay them out, and a runner for the `memkit` binary.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, SystemTime};
+
+/// A throw-away environment: HOME, CODEX_HOME, CLAUDE_CONFIG_DIR, MEMKIT_HOME.
+pub struct TestEnv {
+    pub root: PathBuf,
+    pub home: PathBuf,
+    pub codex_home: PathBuf,
+    pub claude_home: PathBuf,
+    pub memkit_home: PathBuf,
+    pub extra_env: Vec<(String, String)>,
+}
+
+impl TestEnv {
+    pub fn new() -> TestEnv {
+        let root =
+            std::env::temp_dir().join(format!("memkit-it-{}", memkit::util::ids::new_uuid_v4()));
+        let env = TestEnv {
+            home: root.join("home"),
+            codex_home: root.join("home/.codex"),
+            claude_home: root.join("home/.claude"),
+            memkit_home: root.join("home/.local/share/memkit"),
+            root,
+            extra_env: Vec::new(),
+        };
+        std::fs::create_dir_all(&env.codex_home).unwrap();
+        std::fs::create_dir_all(&env.claude_home).unwrap();
+        env
+    }
+
+    /// The memory folder (default location).
+    pub fn memory_root(&self) -> PathBuf {
+        self.codex_home.join("memories")
+    }
+
+    /// A `memkit` command with this environment and nothing from the caller's.
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_memkit"));
+        c.env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("CODEX_HOME", &self.codex_home)
+            .env("CLAUDE_CONFIG_DIR", &self.claude_home)
+            .env("MEMKIT_HOME", &self.memkit_home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"));
+        for (k, v) in &self.extra_env {
+            c.env(k, v);
+        }
+        c
+    }
+
+    /// Runs memkit with `args`.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().expect("memkit runs")
+    }
+
+    /// Runs memkit and asserts exit code 0; returns stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "memkit {args:?} failed ({:?})\nstdout:\n{}\nstderr:\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// Writes the config file memkit reads by default.
+    pub fn write_config(&self, text: &str) -> PathBuf {
+        let p = self.home.join(".config/memkit/config.toml");
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    /// Copies the committed fixtures into the Codex and Claude Code folders,
+    /// Codex rollouts into `sessions/YYYY/MM/DD/` by the date in their name.
+    pub fn install_fixtures(&self) -> Vec<PathBuf> {
+        let fixtures = fixtures_dir();
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(fixtures.join("codex")).unwrap() {
+            let src = entry.unwrap().path();
+            out.push(self.install_codex(&src, None));
+        }
+        copy_tree(&fixtures.join("claude"), &self.claude_home, &mut out);
+        out.sort();
+        out
+    }
+
+    /// Copies one Codex rollout into `sessions/YYYY/MM/DD/` (name kept, or `name`).
+    pub fn install_codex(&self, src: &Path, name: Option<&str>) -> PathBuf {
+        let file_name = name
+            .map(str::to_string)
+            .unwrap_or_else(|| src.file_name().unwrap().to_string_lossy().into_owned());
+        let date = &file_name["rollout-".len().."rollout-".len() + 10];
+        let (y, rest) = date.split_at(4);
+        let (m, d) = (&rest[1..3], &rest[4..6]);
+        let dir = self.codex_home.join("sessions").join(y).join(m).join(d);
+        std::fs::create_dir_all(&dir).unwrap();
+        let dst = dir.join(&file_name);
+        std::fs::copy(src, &dst).unwrap();
+        dst
+    }
+
+    /// Sets every session file's mtime to `age` ago, so it is past its idle window.
+    pub fn age_sessions(&self, age: Duration) {
+        let t = SystemTime::now() - age;
+        for dir in [&self.codex_home, &self.claude_home] {
+            visit(dir, &mut |p| {
+                if p.to_string_lossy().contains(".jsonl") {
+                    set_mtime(p, t);
+                }
+            });
+        }
+    }
+}
+
+impl Drop for TestEnv {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// The shared samples folder, or `None` (with a note on stderr) when absent.
+pub fn samples_dir() -> Option<PathBuf> {
+    let dir = std::env::var("MEMKIT_SAMPLES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/samples"));
+    if dir.join("codex").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "skipped: shared samples not found at {} (set MEMKIT_SAMPLES to run these checks)",
+            dir.display()
+        );
+        None
+    }
+}
+
+pub fn set_mtime(path: &Path, t: SystemTime) {
+    let f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    f.set_modified(t).unwrap();
+}
+
+pub fn visit(dir: &Path, f: &mut dyn FnMut(&Path)) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        let meta = std::fs::symlink_metadata(&p).unwrap();
+        if meta.is_dir() {
+            visit(&p, f);
+        } else if meta.is_file() {
+            f(&p);
+        }
+    }
+}
+
+fn copy_tree(src: &Path, dst: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(src).unwrap().flatten() {
+        let p = e.path();
+        let target = dst.join(e.file_name());
+        if p.is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&p, &target, out);
+        } else {
+            std::fs::copy(&p, &target).unwrap();
+            out.push(target);
+        }
+    }
+}
+
+/// Parses JSON Lines output.
+pub fn json_lines(s: &str) -> Vec<serde_json::Value> {
+    s.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}

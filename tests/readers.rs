@@ -1,0 +1,407 @@
+//! Readers on the committed fixtures and on synthetic edge files.
+
+mod common;
+
+use common::fixtures_dir;
+use memkit::sources::{Event, ReadOptions, Role, Tool, Transcript, read_transcript};
+use std::path::{Path, PathBuf};
+
+fn read(path: &Path, tool: Tool) -> Transcript {
+    read_transcript(path, tool, ReadOptions::default()).unwrap()
+}
+
+fn humans(t: &Transcript) -> Vec<&str> {
+    t.events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message(m) if m.role == Role::User => Some(m.text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn assistants(t: &Transcript) -> Vec<&str> {
+    t.events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message(m) if m.role == Role::Assistant => Some(m.text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn calls(t: &Transcript) -> Vec<&memkit::sources::ToolCall> {
+    t.events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ToolCall(c) => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+fn codex_fixture(id_suffix: &str) -> PathBuf {
+    std::fs::read_dir(fixtures_dir().join("codex"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains(id_suffix))
+        .unwrap()
+}
+
+fn temp_dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("memkit-rd-{}", memkit::util::ids::new_uuid_v4()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn codex_envelope_file_has_clean_human_text_and_no_echoes() {
+    let t = read(&codex_fixture("0c1d2e3f4a5b"), Tool::Codex);
+    assert_eq!(t.info.id, "0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
+    assert_eq!(t.info.cwd.as_deref(), Some("/home/dev/shop"));
+    assert_eq!(t.info.git_branch.as_deref(), Some("feature/cart"));
+    assert_eq!(t.info.source, "cli");
+    assert_eq!(t.info.originator.as_deref(), Some("codex-tui"));
+    assert_eq!(t.info.model.as_deref(), Some("gpt-5.5"));
+    // Each human message once: the response-item echo, the compacted
+    // replacement history and the turn-aborted notice are not counted.
+    assert_eq!(
+        humans(&t),
+        vec![
+            "Add a cart total. We use pnpm here, not npm.",
+            "Don't run the whole suite, just the cart tests.",
+            "Here is the screenshot of the broken total [image]",
+        ]
+    );
+    // Assistant text once (not also from the agent_message events), with phase.
+    assert_eq!(
+        assistants(&t),
+        vec![
+            "Looking at the cart module first.",
+            "Added the cart total; `pnpm test` passes.",
+            "The layout is fixed.",
+        ]
+    );
+    let phases: Vec<_> = t
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message(m) if m.role == Role::Assistant => m.phase,
+            _ => None,
+        })
+        .collect();
+    assert_eq!(phases.len(), 3);
+    let c = calls(&t);
+    assert_eq!(c.len(), 5);
+    assert_eq!(
+        (c[0].input.as_str(), c[0].exit_code, c[0].failed),
+        ("npm test", Some(1), true)
+    );
+    assert!(c[0].output.as_deref().unwrap().contains("uses pnpm"));
+    assert!(
+        !c[0].output.as_deref().unwrap().contains("Chunk ID"),
+        "header stripped"
+    );
+    assert_eq!(
+        (c[1].input.as_str(), c[1].exit_code),
+        ("pnpm test", Some(0))
+    );
+    assert_eq!(c[2].name, "apply_patch");
+    assert_eq!(c[2].exit_code, Some(0));
+    assert_eq!(c[4].name, "web_search");
+    let all = serde_json::to_string(&t.events).unwrap();
+    for leaked in [
+        "AGENTS.md",
+        "environment_context",
+        "permissions instructions",
+        "gAAAA",
+        "base64",
+        "turn_aborted",
+    ] {
+        assert!(!all.contains(leaked), "{leaked} leaked into the transcript");
+    }
+    assert_eq!(t.stats.malformed, 0);
+}
+
+#[test]
+fn codex_early_envelope_reads_json_wrapped_exit_codes() {
+    let t = read(&codex_fixture("213141516171"), Tool::Codex);
+    assert_eq!(t.info.cli_version.as_deref(), Some("0.47.0"));
+    assert_eq!(humans(&t).len(), 2);
+    let c = calls(&t);
+    assert_eq!(c[0].input, "ls -la");
+    assert_eq!(c[0].exit_code, Some(0));
+    assert_eq!(c[1].exit_code, Some(1));
+    assert_eq!(
+        c[1].output.as_deref(),
+        Some("SyntaxError: Unexpected token\n")
+    );
+}
+
+#[test]
+fn codex_pre_envelope_generation_with_crlf() {
+    let path = codex_fixture("1c2d3e4f5a6b");
+    assert!(
+        std::fs::read(&path)
+            .unwrap()
+            .windows(2)
+            .any(|w| w == b"\r\n")
+    );
+    let t = read(&path, Tool::Codex);
+    assert_eq!(t.info.id, "4b9f2c1e-8a7d-4e6f-9b0a-1c2d3e4f5a6b");
+    assert_eq!(
+        t.info.cwd.as_deref(),
+        Some("/home/lee/tool"),
+        "from environment_context"
+    );
+    assert_eq!(t.info.git_branch.as_deref(), Some("main"));
+    assert_eq!(
+        humans(&t),
+        vec![
+            "Why does `make check` fail?",
+            "Fix it — and remember: tests run with make check, never cargo test directly.",
+        ]
+    );
+    let c = calls(&t);
+    assert_eq!(
+        (c[0].input.as_str(), c[0].exit_code),
+        ("make check", Some(2))
+    );
+    assert_eq!(t.stats.malformed, 0);
+}
+
+#[test]
+fn codex_subagent_and_exec_sources() {
+    let sub = read(&codex_fixture("444455556666"), Tool::Codex);
+    assert_eq!(sub.info.source, "subagent");
+    assert_eq!(
+        sub.info.parent_id.as_deref(),
+        Some("0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b")
+    );
+    let exec = read(&codex_fixture("555566667777"), Tool::Codex);
+    assert_eq!(exec.info.source, "exec");
+    assert_eq!(exec.info.memory_mode, "disabled");
+}
+
+#[test]
+fn claude_main_session_assembles_and_pairs() {
+    let path = fixtures_dir()
+        .join("claude/projects/-home-dev-api/7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6.jsonl");
+    let t = read(&path, Tool::Claude);
+    assert_eq!(t.info.id, "7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6");
+    assert_eq!(t.info.cwd.as_deref(), Some("/home/dev/api"));
+    assert_eq!(t.info.git_branch.as_deref(), Some("fix/login"));
+    assert_eq!(t.info.cli_version.as_deref(), Some("2.1.40"));
+    assert_eq!(
+        humans(&t),
+        vec![
+            "The login test is flaky. Please use yarn, not npm, in this repo.",
+            "Now add a regression test for it. [image]",
+        ]
+    );
+    // Split lines of msg_1 assembled; the duplicated msg_4 line counted once;
+    // the <synthetic> API error dropped.
+    assert_eq!(
+        assistants(&t),
+        vec![
+            "I'll run the login test.",
+            "Fixed the race in login.ts; `yarn test login` passes.",
+            "Added test/login.race.test.ts.",
+        ]
+    );
+    let c = calls(&t);
+    assert_eq!(c.len(), 4);
+    assert_eq!(
+        (c[0].name.as_str(), c[0].input.as_str()),
+        ("Bash", "npm test -- login")
+    );
+    assert_eq!((c[0].exit_code, c[0].failed), (Some(1), true));
+    assert_eq!((c[1].exit_code, c[1].failed), (Some(0), false));
+    assert_eq!(c[2].input, "/home/dev/api/src/login.ts");
+    let all = serde_json::to_string(&t.events).unwrap();
+    for leaked in [
+        "system-reminder",
+        "Caveat",
+        "/compact",
+        "continued from a previous",
+        "Request interrupted",
+        "API Error",
+        "Let me look",
+    ] {
+        assert!(!all.contains(leaked), "{leaked} leaked into the transcript");
+    }
+}
+
+#[test]
+fn claude_inline_sidechain_is_not_the_main_dialogue() {
+    let path = fixtures_dir()
+        .join("claude/projects/-path-to-Demo/1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d.jsonl");
+    let t = read(&path, Tool::Claude);
+    assert_eq!(
+        humans(&t),
+        vec![
+            "/orchestrator create a todo app",
+            "Thanks! Please update CLAUDE.md for current changes"
+        ]
+    );
+    let c = calls(&t);
+    assert_eq!(
+        c.len(),
+        1,
+        "the sidechain's Write call belongs to the sub-agent"
+    );
+    assert_eq!(c[0].name, "Task");
+    assert_eq!(c[0].output.as_deref(), Some("types.ts created"));
+    assert_eq!(t.info.git_branch, None, "empty branch means no branch");
+}
+
+#[test]
+fn claude_subagent_layouts() {
+    for rel in [
+        "claude/projects/-home-dev-api/agent-a1b2c3d.jsonl",
+        "claude/projects/-home-dev-api/7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6/subagents/agent-e4f5a6b.jsonl",
+    ] {
+        let t = read(&fixtures_dir().join(rel), Tool::Claude);
+        assert_eq!(t.info.source, "subagent", "{rel}");
+        assert!(
+            t.info
+                .id
+                .starts_with("7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6-agent-"),
+            "{}",
+            t.info.id
+        );
+        assert_eq!(
+            t.info.parent_id.as_deref(),
+            Some("7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6")
+        );
+        assert_eq!(humans(&t).len(), 0, "the parent agent is not a human");
+        assert_eq!(calls(&t).len(), 1);
+    }
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn fixture_bytes(id_suffix: &str) -> Vec<u8> {
+    std::fs::read(codex_fixture(id_suffix)).unwrap()
+}
+
+#[test]
+fn truncated_last_line_is_skipped_silently() {
+    let dir = temp_dir();
+    let mut bytes = fixture_bytes("213141516171");
+    bytes.extend_from_slice(br#"{"timestamp":"2025-10-20T08:00:10.000Z","type":"event_msg","payload":{"type":"user_mess"#);
+    let p = write(
+        &dir,
+        "rollout-2025-10-20T10-00-00-019a0b0c-0d0e-7f10-8111-213141516171.jsonl",
+        &bytes,
+    );
+    let t = read(&p, Tool::Codex);
+    assert!(t.stats.partial_tail);
+    assert_eq!(t.stats.malformed, 0);
+    assert_eq!(humans(&t).len(), 2);
+}
+
+#[test]
+fn crlf_and_bom_are_transparent() {
+    let dir = temp_dir();
+    let plain = fixture_bytes("0c1d2e3f4a5b");
+    let mut bom_crlf = vec![0xEF, 0xBB, 0xBF];
+    bom_crlf.extend(
+        String::from_utf8(plain.clone())
+            .unwrap()
+            .replace('\n', "\r\n")
+            .into_bytes(),
+    );
+    let name = "rollout-2026-03-02T11-00-00-0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl";
+    let a = read(&write(&temp_dir(), name, &plain), Tool::Codex);
+    let b = read(&write(&dir, name, &bom_crlf), Tool::Codex);
+    assert_eq!(a.events, b.events);
+    assert_eq!(a.info, b.info);
+    assert_eq!(b.stats.malformed, 0);
+}
+
+#[test]
+fn garbage_line_in_the_middle_is_skipped_and_reported_with_its_line() {
+    let dir = temp_dir();
+    let text = String::from_utf8(fixture_bytes("213141516171")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.insert(4, "this is {not json");
+    let p = write(
+        &dir,
+        "rollout-2025-10-20T10-00-00-019a0b0c-0d0e-7f10-8111-213141516171.jsonl",
+        (lines.join("\n") + "\n").as_bytes(),
+    );
+    let t = read(&p, Tool::Codex);
+    assert_eq!(t.stats.malformed, 1);
+    assert_eq!(t.stats.malformed_lines, vec![5]);
+    let summary = t.stats.malformed_summary(&p).unwrap();
+    assert!(summary.contains(&format!("{}:5", p.display())), "{summary}");
+    assert_eq!(humans(&t).len(), 2, "the rest is still read");
+}
+
+#[test]
+fn empty_file_is_an_error_naming_it() {
+    let dir = temp_dir();
+    let p = write(
+        &dir,
+        "rollout-2026-01-01T00-00-00-019a0b0c-0d0e-7f10-8111-000000000000.jsonl",
+        b"\n\n",
+    );
+    let err = read_transcript(&p, Tool::Codex, ReadOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("empty session file"), "{err}");
+    assert!(err.to_string().contains(&p.display().to_string()));
+}
+
+#[test]
+fn zstd_copy_reads_like_the_plain_file() {
+    let dir = temp_dir();
+    let src = codex_fixture("0c1d2e3f4a5b");
+    let plain = std::fs::read(&src).unwrap();
+    let name = src.file_name().unwrap().to_string_lossy().into_owned();
+    let z = write(
+        &dir,
+        &format!("{name}.zst"),
+        &zstd::encode_all(&plain[..], 3).unwrap(),
+    );
+    let a = read(&src, Tool::Codex);
+    let b = read(&z, Tool::Codex);
+    assert_eq!(a.info, b.info);
+    assert_eq!(a.events, b.events);
+}
+
+#[test]
+fn five_megabyte_single_line_is_fine() {
+    let dir = temp_dir();
+    let mut text = String::from_utf8(fixture_bytes("213141516171")).unwrap();
+    let big = "x".repeat(5 * 1024 * 1024);
+    let line = serde_json::json!({
+        "timestamp": "2025-10-20T08:00:20.000Z",
+        "type": "event_msg",
+        "payload": {"type": "user_message", "message": format!("paste: {big}")}
+    });
+    text.push_str(&line.to_string());
+    text.push('\n');
+    let p = write(
+        &dir,
+        "rollout-2025-10-20T10-00-00-019a0b0c-0d0e-7f10-8111-213141516171.jsonl",
+        text.as_bytes(),
+    );
+    let t = read(&p, Tool::Codex);
+    assert_eq!(humans(&t).len(), 3);
+    assert!(humans(&t)[2].len() > 5 * 1024 * 1024);
+    let bounded = read_transcript(
+        &p,
+        Tool::Codex,
+        ReadOptions {
+            max_output_bytes: None,
+            max_message_bytes: Some(1000),
+        },
+    )
+    .unwrap();
+    let last = humans(&bounded)[2];
+    assert!(last.len() < 1100 && last.contains("tokens truncated"));
+}
