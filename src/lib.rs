@@ -10,6 +10,8 @@ pub mod cli;
 pub mod cmd;
 pub mod config;
 pub mod error;
+pub mod modelinput;
+pub mod redact;
 pub mod sources;
 pub mod store;
 pub mod ui;

@@ -1,0 +1,1 @@
+//! The offline, deterministic backends: rule-based extraction and consolidation.

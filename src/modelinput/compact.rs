@@ -1,0 +1,190 @@
+//! Shrinking events before rendering: long tool outputs keep their first and
+//! last lines, long inputs and messages their head and tail.
+
+use crate::sources::{Event, Role};
+use crate::util::text::{cut, truncate_middle};
+
+/// Size limits of the compact form, in bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// A human message longer than this keeps head and tail.
+    pub human_message: usize,
+    /// An assistant or agent message longer than this keeps head and tail.
+    pub assistant_message: usize,
+    /// A tool call's input (command, arguments, patch).
+    pub tool_input: usize,
+    /// Output of a call that succeeded.
+    pub ok_output: usize,
+    /// Output of a call that failed (errors are worth more).
+    pub failed_output: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            human_message: 8_000,
+            assistant_message: 3_000,
+            tool_input: 600,
+            ok_output: 400,
+            failed_output: 1_500,
+        }
+    }
+}
+
+impl Limits {
+    /// What the reader needs to keep so compaction has something to cut
+    /// (bounds memory on huge lines).
+    pub fn max_read_bytes(&self) -> usize {
+        [
+            self.human_message,
+            self.assistant_message,
+            self.tool_input,
+            self.failed_output,
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+            * 2
+    }
+}
+
+/// Keeps the first and last lines of `s` within `max` bytes.
+fn head_tail_lines(s: &str, max: usize) -> String {
+    let s = s.trim_end();
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let lines: Vec<&str> = s.lines().collect();
+    if lines.len() < 4 {
+        return truncate_middle(s, max).0;
+    }
+    let half = max / 2;
+    let mut head = String::new();
+    let mut i = 0;
+    while i < lines.len() && head.len() + lines[i].len() < half {
+        head.push_str(lines[i]);
+        head.push('\n');
+        i += 1;
+    }
+    let mut tail: Vec<&str> = Vec::new();
+    let mut tail_len = 0;
+    let mut j = lines.len();
+    while j > i && tail_len + lines[j - 1].len() < half {
+        j -= 1;
+        tail_len += lines[j].len() + 1;
+        tail.push(lines[j]);
+    }
+    tail.reverse();
+    if head.is_empty() && tail.is_empty() {
+        return truncate_middle(s, max).0;
+    }
+    format!("{head}[… {} lines omitted …]\n{}", j - i, tail.join("\n"))
+}
+
+/// Applies the limits to one event.
+pub fn compact(event: Event, limits: &Limits) -> Event {
+    match event {
+        Event::Message(mut m) => {
+            let max = if m.role == Role::User {
+                limits.human_message
+            } else {
+                limits.assistant_message
+            };
+            if m.text.len() > max {
+                m.text = truncate_middle(&m.text, max).0;
+            }
+            Event::Message(m)
+        }
+        Event::ToolCall(mut c) => {
+            if c.input.len() > limits.tool_input {
+                let first_line = c.input.lines().next().unwrap_or("");
+                c.input =
+                    if first_line.len() < c.input.len() && c.input.starts_with("*** Begin Patch") {
+                        patch_summary(&c.input, limits.tool_input)
+                    } else {
+                        truncate_middle(&c.input, limits.tool_input).0
+                    };
+            }
+            let max = if c.failed {
+                limits.failed_output
+            } else {
+                limits.ok_output
+            };
+            c.output = c.output.map(|o| head_tail_lines(&o, max));
+            Event::ToolCall(c)
+        }
+    }
+}
+
+/// The file headers of an `apply_patch` body, which say what changed.
+fn patch_summary(patch: &str, max: usize) -> String {
+    let files: Vec<&str> = patch
+        .lines()
+        .filter(|l| {
+            l.starts_with("*** ") && !l.starts_with("*** Begin") && !l.starts_with("*** End")
+        })
+        .collect();
+    let text = files.join("\n");
+    cut(&text, max).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sources::ToolCall;
+
+    fn call(output: &str, failed: bool) -> ToolCall {
+        ToolCall {
+            call_id: "c".into(),
+            name: "exec_command".into(),
+            input: "cargo test".into(),
+            output: Some(output.into()),
+            exit_code: Some(if failed { 1 } else { 0 }),
+            failed,
+            at: None,
+            line: 1,
+        }
+    }
+
+    #[test]
+    fn long_outputs_keep_first_and_last_lines() {
+        let out: String = (0..500).map(|i| format!("line {i}\n")).collect();
+        let Event::ToolCall(c) = compact(Event::ToolCall(call(&out, false)), &Limits::default())
+        else {
+            unreachable!()
+        };
+        let o = c.output.unwrap();
+        assert!(o.starts_with("line 0\n"));
+        assert!(o.ends_with("line 499"));
+        assert!(o.contains("lines omitted"));
+        assert!(o.len() <= 450);
+    }
+
+    #[test]
+    fn failed_outputs_keep_more() {
+        let out: String = (0..500).map(|i| format!("error {i}\n")).collect();
+        let Event::ToolCall(ok) = compact(Event::ToolCall(call(&out, false)), &Limits::default())
+        else {
+            unreachable!()
+        };
+        let Event::ToolCall(bad) = compact(Event::ToolCall(call(&out, true)), &Limits::default())
+        else {
+            unreachable!()
+        };
+        assert!(bad.output.unwrap().len() > ok.output.unwrap().len());
+    }
+
+    #[test]
+    fn patches_shrink_to_their_file_headers() {
+        let mut c = call("ok", false);
+        c.name = "apply_patch".into();
+        c.input = format!(
+            "*** Begin Patch\n*** Update File: src/a.rs\n{}\n*** Add File: src/b.rs\n+x\n*** End Patch",
+            "+line\n".repeat(300)
+        );
+        let Event::ToolCall(c) = compact(Event::ToolCall(c), &Limits::default()) else {
+            unreachable!()
+        };
+        assert_eq!(c.input, "*** Update File: src/a.rs\n*** Add File: src/b.rs");
+    }
+}
