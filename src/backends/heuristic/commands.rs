@@ -1,0 +1,538 @@
+//! Shell calls in a transcript: how each ended, which build/test/lint
+//! commands worked, and which failed command was followed by a different one
+//! that did the same job.
+
+use super::shell::{
+    Purpose, classify, first_operand, is_exploration, is_specific, program_name, program_words,
+    segments,
+};
+use crate::sources::{Event, ToolCall};
+use crate::util::text::one_line;
+
+/// Tools whose input is a shell command line.
+const SHELL_TOOLS: &[&str] = &[
+    "shell",
+    "exec_command",
+    "local_shell",
+    "Bash",
+    "shell_command",
+    "container.exec",
+];
+
+/// Longest command kept as reusable knowledge (longer ones are one-offs).
+const MAX_COMMAND_CHARS: usize = 100;
+
+/// Most working commands listed.
+const MAX_WORKED: usize = 8;
+
+/// Most failure → fix pairs listed.
+const MAX_FIXES: usize = 6;
+
+/// How many later significant shell calls are searched for the fix of a failure.
+const FIX_WINDOW: usize = 10;
+
+/// How a shell call ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Exit 0 (or no error reported).
+    Ok,
+    /// Non-zero exit or an error result.
+    Failed(Option<i64>),
+    /// The human stopped it.
+    Interrupted,
+    /// No output and no exit code: we cannot tell.
+    Unknown,
+}
+
+/// One shell call, reduced to what the rules need.
+#[derive(Debug, Clone)]
+pub(crate) struct ShellRun {
+    /// Index of the call among the transcript's events.
+    pub position: usize,
+    /// The command as the agent ran it.
+    pub command: String,
+    /// How it ended.
+    pub status: Status,
+    /// Its output (may be empty).
+    pub output: String,
+    /// The project-relevant part of the command (`pnpm test`), or `None`
+    /// when every segment only looks around.
+    pub core: Option<String>,
+    /// What the core is for, when it is a build/test/lint/… command.
+    pub purpose: Option<Purpose>,
+    /// The program word of the core as written (`./node_modules/.bin/tsc`, `python3`).
+    pub program_word: String,
+    /// The program of the core, normalised (`pnpm`, `cargo`, `python`).
+    pub program: String,
+    /// The first non-flag word after the program (`test`, `build`).
+    pub subcommand: String,
+}
+
+impl ShellRun {
+    /// Whether this call changes or checks the project (not exploration).
+    pub(crate) fn significant(&self) -> bool {
+        self.core.is_some()
+    }
+
+    fn set_program(&mut self, words: &[String]) {
+        self.program_word = words.first().cloned().unwrap_or_default();
+        self.program = program_name(&self.program_word);
+        self.subcommand = first_operand(&words[1.min(words.len())..]).unwrap_or_default();
+    }
+}
+
+/// A failed command and the command that then did the same job.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FailureFix {
+    /// The failed command.
+    pub failed: String,
+    /// Its exit code, when known.
+    pub exit_code: Option<i64>,
+    /// The first error line of its output.
+    pub error: String,
+    /// The command that worked afterwards.
+    pub fixed: String,
+}
+
+/// A command that worked, with what it is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct WorkedCommand {
+    /// The command (core segment).
+    pub command: String,
+    /// What it does, when obvious.
+    pub purpose: Purpose,
+}
+
+/// Whether a tool runs shell command lines.
+pub(crate) fn is_shell_tool(name: &str) -> bool {
+    SHELL_TOOLS.contains(&name)
+}
+
+/// The shell calls of a transcript, in order.
+pub(crate) fn shell_runs<'a>(events: impl Iterator<Item = &'a Event>) -> Vec<ShellRun> {
+    events
+        .enumerate()
+        .filter_map(|(i, e)| match e {
+            Event::ToolCall(c) if is_shell_tool(&c.name) => Some(shell_run(c, i)),
+            Event::ToolCall(c) if c.name == "exec" => code_mode_call(c).map(|c| shell_run(&c, i)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The shell call inside a Codex code-mode `exec` cell that runs exactly one
+/// `tools.exec_command({cmd: "…"})`, with the exit code from its JSON result.
+fn code_mode_call(c: &ToolCall) -> Option<ToolCall> {
+    const CALL: &str = "tools.exec_command(";
+    if c.input.matches(CALL).count() != 1 {
+        return None;
+    }
+    let after = &c.input[c.input.find(CALL)? + CALL.len()..];
+    let literal = after[after.find("cmd:")? + 4..].trim_start();
+    let command = js_string(literal)?;
+    let output = c.output.clone().unwrap_or_default();
+    let exit_code = output.split("\"exit_code\":").nth(1).and_then(|rest| {
+        let digits: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|ch| ch.is_ascii_digit() || *ch == '-')
+            .collect();
+        digits.parse::<i64>().ok()
+    });
+    Some(ToolCall {
+        name: "exec_command".to_string(),
+        input: command,
+        output: exit_code.map(|_| output),
+        exit_code,
+        failed: c.failed || exit_code.is_some_and(|code| code != 0),
+        ..c.clone()
+    })
+}
+
+/// The value of the double-quoted string literal at the start of `s`.
+fn js_string(s: &str) -> Option<String> {
+    if !s.starts_with('"') {
+        return None;
+    }
+    let mut escaped = false;
+    for (i, ch) in s.char_indices().skip(1) {
+        match ch {
+            '\\' if !escaped => escaped = true,
+            '"' if !escaped => return serde_json::from_str(&s[..=i]).ok(),
+            _ => escaped = false,
+        }
+    }
+    None
+}
+
+/// How a tool call ended.
+pub(crate) fn call_status(c: &ToolCall) -> Status {
+    let output = c.output.as_deref().unwrap_or("");
+    if is_interrupted(output) {
+        return Status::Interrupted;
+    }
+    match c.exit_code {
+        Some(0) if !c.failed => Status::Ok,
+        Some(code) if code != 0 => Status::Failed(Some(code)),
+        _ if c.failed => Status::Failed(c.exit_code),
+        None if c.output.is_none() => Status::Unknown,
+        _ => Status::Ok,
+    }
+}
+
+/// Whether an output says the human stopped the call.
+fn is_interrupted(output: &str) -> bool {
+    let head = crate::util::text::cut(output.trim_start(), 200).to_ascii_lowercase();
+    head.starts_with("aborted by user")
+        || head.contains("interrupted by user")
+        || head.contains("[request interrupted")
+}
+
+fn shell_run(c: &ToolCall, position: usize) -> ShellRun {
+    let command = c.input.trim().to_string();
+    let mut run = ShellRun {
+        position,
+        status: call_status(c),
+        output: c.output.clone().unwrap_or_default(),
+        core: None,
+        purpose: None,
+        program_word: String::new(),
+        program: String::new(),
+        subcommand: String::new(),
+        command,
+    };
+    let mut classified: Vec<(String, Purpose)> = Vec::new();
+    let mut first_significant: Option<String> = None;
+    for seg in segments(&run.command) {
+        let words = program_words(&seg);
+        let Some(first) = words.first() else { continue };
+        if is_exploration(&program_name(first)) {
+            continue;
+        }
+        if let Some(p) = classify(&words) {
+            if classified.is_empty() {
+                run.set_program(&words);
+            }
+            classified.push((seg, p));
+        } else if first_significant.is_none() {
+            first_significant = Some(seg);
+        }
+    }
+    if !classified.is_empty() {
+        let core: Vec<&str> = classified.iter().map(|(s, _)| s.as_str()).collect();
+        run.core = Some(core.join(" && "));
+        run.purpose = Some(classified[0].1);
+    } else if let Some(seg) = first_significant {
+        run.set_program(&program_words(&seg));
+        run.core = Some(seg);
+    }
+    run
+}
+
+/// Successful build/test/lint/… commands, de-duplicated, first seen first.
+pub(crate) fn worked_commands(runs: &[ShellRun]) -> Vec<WorkedCommand> {
+    let mut out: Vec<WorkedCommand> = Vec::new();
+    for run in runs.iter().filter(|r| r.status == Status::Ok) {
+        for seg in segments(&run.command) {
+            let Some(purpose) = classify(&program_words(&seg)) else {
+                continue;
+            };
+            if seg.chars().count() > MAX_COMMAND_CHARS
+                || is_specific(&seg)
+                || out.iter().any(|w| w.command == seg)
+            {
+                continue;
+            }
+            out.push(WorkedCommand {
+                command: seg,
+                purpose,
+            });
+            if out.len() == MAX_WORKED {
+                return out;
+            }
+        }
+    }
+    out
+}
+
+/// Pairs each failed significant command with the later command that did the
+/// same job and worked (when it is a different command).
+pub(crate) fn failure_fixes(runs: &[ShellRun]) -> Vec<FailureFix> {
+    let significant: Vec<&ShellRun> = runs.iter().filter(|r| r.significant()).collect();
+    let mut out: Vec<FailureFix> = Vec::new();
+    for (i, failed) in significant.iter().enumerate() {
+        let Status::Failed(code) = failed.status else {
+            continue;
+        };
+        let Some(failed_core) = failed.core.as_deref() else {
+            continue;
+        };
+        if failed_core.chars().count() > MAX_COMMAND_CHARS
+            || out.iter().any(|f| f.failed == failed_core)
+        {
+            continue;
+        }
+        let later = significant.iter().skip(i + 1).take(FIX_WINDOW).enumerate();
+        let fix = later
+            .filter(|(_, r)| r.status == Status::Ok)
+            .find(|(offset, r)| same_intent(failed, r, *offset == 0));
+        let Some((_, fix)) = fix else { continue };
+        let Some(fixed_core) = fix.core.as_deref() else {
+            continue;
+        };
+        if normalise(fixed_core) == normalise(failed_core)
+            || fixed_core.chars().count() > MAX_COMMAND_CHARS
+            || !command_was_the_problem(failed, fix)
+        {
+            continue;
+        }
+        out.push(FailureFix {
+            failed: failed_core.to_string(),
+            exit_code: code,
+            error: first_error_line(&failed.output),
+            fixed: fixed_core.to_string(),
+        });
+        if out.len() == MAX_FIXES {
+            break;
+        }
+    }
+    out
+}
+
+/// Whether the failure was about the command rather than the code: another
+/// program did the job (`npm` → `pnpm`, `python` → `python3`), the output
+/// complains about the invocation (unknown command, command not found, …),
+/// or the working command is the failed one plus flags.
+///
+/// A test run that failed and a different test run that passed later is
+/// usually a code fix, not a lesson about commands.
+fn command_was_the_problem(failed: &ShellRun, fixed: &ShellRun) -> bool {
+    const USAGE_MARKERS: &[&str] = &[
+        "command not found",
+        "not found in $path",
+        "executable file not found",
+        "is not recognized as",
+        "unknown command",
+        "unknown subcommand",
+        "unknown flag",
+        "unknown option",
+        "unknown argument",
+        "unexpected argument",
+        "unrecognized",
+        "invalid option",
+        "invalid choice",
+        "no such option",
+        "no such command",
+        "no such file or directory",
+        "missing script",
+        "no rule to make target",
+        "did you mean",
+        "usage:",
+        "this project uses",
+        "not installed",
+        "no task named",
+        "task not found",
+    ];
+    let failed_core = failed.core.as_deref().unwrap_or("");
+    let fixed_core = fixed.core.as_deref().unwrap_or("");
+    let failed_programs: Vec<String> = segments(failed_core)
+        .iter()
+        .filter_map(|s| program_words(s).into_iter().next())
+        .collect();
+    if !failed_programs.contains(&fixed.program_word) {
+        return true;
+    }
+    let output = failed.output.to_lowercase();
+    if USAGE_MARKERS.iter().any(|m| output.contains(m)) {
+        return true;
+    }
+    !is_specific(fixed_core) && adds_flags(failed_core, fixed_core)
+}
+
+/// Whether `fixed` keeps every operand of `failed` and adds at least one flag.
+fn adds_flags(failed: &str, fixed: &str) -> bool {
+    let split = |s: &str| -> (Vec<String>, Vec<String>) {
+        s.split_whitespace()
+            .map(str::to_string)
+            .partition(|w| w.starts_with('-'))
+    };
+    let (failed_flags, failed_operands) = split(failed);
+    let (fixed_flags, fixed_operands) = split(fixed);
+    failed_operands.iter().all(|w| fixed_operands.contains(w))
+        && fixed_flags.iter().any(|f| !failed_flags.contains(f))
+}
+
+/// Whether `b` does the job `a` tried to do: the same subcommand of a build
+/// tool (`npm test` / `pnpm test`), the same program as the very next call,
+/// the same program and subcommand, or mostly the same words.
+fn same_intent(a: &ShellRun, b: &ShellRun, immediately_after: bool) -> bool {
+    let same_program = !a.program.is_empty() && a.program == b.program;
+    let same_sub = !a.subcommand.is_empty() && a.subcommand == b.subcommand;
+    let both_tools = a.purpose.is_some() && b.purpose.is_some();
+    let overlap = word_overlap(
+        a.core.as_deref().unwrap_or(""),
+        b.core.as_deref().unwrap_or(""),
+    );
+    (both_tools && same_sub)
+        || (same_program && (same_sub || immediately_after || overlap >= 0.5))
+        || overlap >= 0.6
+}
+
+/// Jaccard overlap of the words of two commands.
+fn word_overlap(a: &str, b: &str) -> f64 {
+    let wa: Vec<&str> = a.split_whitespace().collect();
+    let wb: Vec<&str> = b.split_whitespace().collect();
+    if wa.is_empty() || wb.is_empty() {
+        return 0.0;
+    }
+    let common = wa.iter().filter(|w| wb.contains(w)).count();
+    let union = wa.len() + wb.iter().filter(|w| !wa.contains(w)).count();
+    common as f64 / union as f64
+}
+
+fn normalise(cmd: &str) -> String {
+    cmd.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Lines of tool output that are wrapping, not the error itself.
+fn is_noise_line(line: &str) -> bool {
+    let l = line.trim();
+    l.is_empty()
+        || l.starts_with("Exit code ")
+        || l.starts_with("Chunk ID:")
+        || l.starts_with("Wall time:")
+        || l.starts_with("Process exited with code")
+        || l.starts_with("Original token count:")
+        || l == "Output:"
+        || l.starts_with("[… ")
+        || l.starts_with('>') // npm script banners
+        || l.chars().all(|c| !c.is_alphanumeric())
+}
+
+/// The most telling line of a failed output: the first line that reads like
+/// an error, else the first meaningful line (≤ 160 characters).
+pub(crate) fn first_error_line(output: &str) -> String {
+    const MARKERS: &[&str] = &[
+        "error",
+        "err!",
+        "fail",
+        "fatal",
+        "not found",
+        "no such",
+        "cannot",
+        "can't",
+        "denied",
+        "panicked",
+        "exception",
+        "invalid",
+        "unknown",
+        "unrecognized",
+        "missing",
+        "undefined",
+        "traceback",
+        "refused",
+        "timed out",
+        "not allowed",
+        "unable",
+    ];
+    let lines: Vec<&str> = output.lines().filter(|l| !is_noise_line(l)).collect();
+    let line = lines
+        .iter()
+        .find(|l| {
+            let lower = l.to_ascii_lowercase();
+            MARKERS.iter().any(|m| lower.contains(m))
+        })
+        .or(lines.first())
+        .copied()
+        .unwrap_or("no output");
+    one_line(line.trim(), 159)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(cmd: &str, exit: i64, output: &str) -> Event {
+        Event::ToolCall(ToolCall {
+            call_id: "c".into(),
+            name: "exec_command".into(),
+            input: cmd.into(),
+            output: Some(output.into()),
+            exit_code: Some(exit),
+            failed: exit != 0,
+            at: None,
+            line: 1,
+        })
+    }
+
+    #[test]
+    fn pairs_a_failure_with_the_command_that_worked() {
+        let events = [
+            call(
+                "npm test",
+                1,
+                "Exit code 1\n\n> shop@1.0.0 test\nnpm ERR! This project uses pnpm",
+            ),
+            call("ls", 0, "src"),
+            call("pnpm test", 0, "12 passed"),
+        ];
+        let runs = shell_runs(events.iter());
+        let fixes = failure_fixes(&runs);
+        assert_eq!(
+            fixes,
+            vec![FailureFix {
+                failed: "npm test".into(),
+                exit_code: Some(1),
+                error: "npm ERR! This project uses pnpm".into(),
+                fixed: "pnpm test".into(),
+            }]
+        );
+        let worked = worked_commands(&runs);
+        assert_eq!(worked.len(), 1);
+        assert_eq!(worked[0].command, "pnpm test");
+    }
+
+    #[test]
+    fn the_same_command_passing_later_is_no_fix() {
+        let events = [
+            call("cargo test", 101, "test foo ... FAILED"),
+            call("cargo test", 0, "ok"),
+            call("cargo test --all", 0, "ok"),
+        ];
+        assert!(failure_fixes(&shell_runs(events.iter())).is_empty());
+    }
+
+    #[test]
+    fn exploration_failures_are_ignored() {
+        let events = [call("rg foo src", 1, ""), call("rg bar src", 0, "x")];
+        let runs = shell_runs(events.iter());
+        assert!(!runs[0].significant());
+        assert!(failure_fixes(&runs).is_empty());
+    }
+
+    #[test]
+    fn code_mode_cells_with_one_command_are_shell_calls() {
+        let cell = Event::ToolCall(ToolCall {
+            call_id: "c".into(),
+            name: "exec".into(),
+            input: "const r = await tools.exec_command({\n  cmd: \"go test ./internal/x\",\n});\ntext(r);".into(),
+            output: Some("Script completed\nOutput:\n{\"exit_code\": 0, \"output\": \"ok\"}".into()),
+            exit_code: None,
+            failed: false,
+            at: None,
+            line: 1,
+        });
+        let runs = shell_runs([cell].iter());
+        assert_eq!(runs[0].command, "go test ./internal/x");
+        assert_eq!(runs[0].status, Status::Ok);
+    }
+
+    #[test]
+    fn interruptions_are_recognised() {
+        let Event::ToolCall(mut c) = call("pnpm test", 0, "aborted by user after 3s") else {
+            unreachable!()
+        };
+        c.exit_code = None;
+        assert_eq!(call_status(&c), Status::Interrupted);
+    }
+}

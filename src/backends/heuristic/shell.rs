@@ -1,0 +1,591 @@
+//! Shell command lines: their segments, the program each runs and what a
+//! build/test/lint command is for.
+//!
+//! Commands are looked at segment by segment (`cd x && pnpm test | tail` has
+//! the segments `cd x` and `pnpm test`); the program is the first word after
+//! environment assignments and wrappers such as `sudo` or `timeout 60`.
+
+/// Programs that only look around (their failures teach nothing durable).
+const EXPLORATION: &[&str] = &[
+    "ls",
+    "cat",
+    "head",
+    "tail",
+    "sed",
+    "awk",
+    "rg",
+    "grep",
+    "egrep",
+    "find",
+    "fd",
+    "wc",
+    "pwd",
+    "echo",
+    "printf",
+    "which",
+    "type",
+    "file",
+    "stat",
+    "tree",
+    "nl",
+    "less",
+    "more",
+    "diff",
+    "git",
+    "cd",
+    "test",
+    "[",
+    "true",
+    "false",
+    "sleep",
+    "date",
+    "env",
+    "du",
+    "df",
+    "ps",
+    "kill",
+    "lsof",
+    "curl",
+    "wget",
+    "open",
+    "xdg-open",
+    "jq",
+    "sort",
+    "uniq",
+    "cut",
+    "tr",
+    "realpath",
+    "dirname",
+    "basename",
+    "readlink",
+    "mkdir",
+    "touch",
+    "rm",
+    "cp",
+    "mv",
+    "chmod",
+    "apply_patch",
+    "gh",
+    "export",
+    "set",
+    "source",
+    ".",
+    "unset",
+];
+
+/// Whether a program only looks around (`ls`, `rg`, `git`, `cat`, …).
+pub(super) fn is_exploration(program: &str) -> bool {
+    EXPLORATION.contains(&program)
+}
+
+/// Words that only wrap the real program.
+const WRAPPERS: &[&str] = &["sudo", "time", "nice", "env", "command", "exec", "nohup"];
+
+/// What a working command is for, when its name says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    /// Runs tests.
+    Tests,
+    /// Builds or compiles.
+    Build,
+    /// Lints.
+    Lint,
+    /// Formats code.
+    Format,
+    /// Type-checks.
+    Typecheck,
+    /// Runs a project's check / CI target.
+    Check,
+    /// Starts or runs the program.
+    Run,
+    /// Installs dependencies.
+    Install,
+    /// A project task whose purpose the name does not tell.
+    Task,
+}
+
+impl Purpose {
+    /// The short description shown after a command, if there is one.
+    pub(crate) fn label(self) -> Option<&'static str> {
+        match self {
+            Purpose::Tests => Some("tests"),
+            Purpose::Build => Some("build"),
+            Purpose::Lint => Some("lint"),
+            Purpose::Format => Some("format"),
+            Purpose::Typecheck => Some("type check"),
+            Purpose::Check => Some("checks"),
+            Purpose::Run => Some("runs the app"),
+            Purpose::Install => Some("installs dependencies"),
+            Purpose::Task => None,
+        }
+    }
+}
+
+/// Splits a command line into its `&&` / `||` / `;` / newline segments,
+/// respecting quotes, and drops pipes into pagers and redirections.
+pub(super) fn segments(command: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let chars: Vec<char> = command.chars().collect();
+    let mut i = 0;
+    let mut in_pipe = false;
+    while i < chars.len() {
+        let ch = chars[i];
+        let next = chars.get(i + 1).copied();
+        match quote {
+            Some(q) => {
+                if ch == q {
+                    quote = None;
+                }
+                if !in_pipe {
+                    cur.push(ch);
+                }
+            }
+            None => match ch {
+                '\'' | '"' => {
+                    quote = Some(ch);
+                    if !in_pipe {
+                        cur.push(ch);
+                    }
+                }
+                '&' if next == Some('&') => {
+                    push_segment(&mut cur, &mut out);
+                    in_pipe = false;
+                    i += 1;
+                }
+                '|' if next == Some('|') => {
+                    push_segment(&mut cur, &mut out);
+                    in_pipe = false;
+                    i += 1;
+                }
+                ';' | '\n' => {
+                    push_segment(&mut cur, &mut out);
+                    in_pipe = false;
+                }
+                '|' => in_pipe = true,
+                _ if !in_pipe => cur.push(ch),
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    push_segment(&mut cur, &mut out);
+    out
+}
+
+/// Ends the current segment (if it holds anything).
+fn push_segment(cur: &mut String, out: &mut Vec<String>) {
+    let seg = clean_segment(cur);
+    if !seg.is_empty() {
+        out.push(seg);
+    }
+    cur.clear();
+}
+
+/// Removes redirections (`2>&1`, `> file`) and extra spaces from one segment.
+fn clean_segment(seg: &str) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    let mut skip_next = false;
+    for w in seg.split_whitespace() {
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        let is_redirect = w.starts_with('>')
+            || w.starts_with("1>")
+            || w.starts_with("2>")
+            || w.starts_with("&>")
+            || w == "<";
+        if is_redirect {
+            // `> file` keeps its target in the next word.
+            skip_next = matches!(w, ">" | ">>" | "1>" | "2>" | "&>" | "<");
+            continue;
+        }
+        words.push(w);
+    }
+    words.join(" ")
+}
+
+/// The words of a segment from the program on: environment assignments and
+/// wrappers (`sudo`, `timeout 60`) removed.
+pub(super) fn program_words(seg: &str) -> Vec<String> {
+    let mut words: Vec<String> = seg
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c| c == '"' || c == '\'' || c == '(' || c == ')')
+                .to_string()
+        })
+        .collect();
+    while let Some(first) = words.first() {
+        let is_assignment = first.split_once('=').is_some_and(|(k, _)| {
+            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        if is_assignment || WRAPPERS.contains(&first.as_str()) {
+            words.remove(0);
+        } else if first == "timeout" {
+            words.remove(0);
+            while words.first().is_some_and(|w| {
+                w.starts_with('-') || w.chars().next().is_some_and(|c| c.is_ascii_digit())
+            }) {
+                words.remove(0);
+            }
+        } else {
+            break;
+        }
+    }
+    words
+}
+
+/// The base name of a program word (`./gradlew` → `gradlew`).
+pub(super) fn program_name(word: &str) -> String {
+    let base = word.rsplit('/').next().unwrap_or(word);
+    match base {
+        "gradlew" => "gradle".to_string(),
+        "mvnw" => "mvn".to_string(),
+        "python3" => "python".to_string(),
+        "docker-compose" => "docker".to_string(),
+        "py.test" => "pytest".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The first word that is not a flag (skipping the value of `--filter` & co.).
+pub(super) fn first_operand(words: &[String]) -> Option<String> {
+    let mut skip = false;
+    for w in words {
+        if skip {
+            skip = false;
+            continue;
+        }
+        if w.starts_with('-') {
+            skip = matches!(
+                w.as_str(),
+                "--filter"
+                    | "-F"
+                    | "-C"
+                    | "--dir"
+                    | "--prefix"
+                    | "-p"
+                    | "--package"
+                    | "-w"
+                    | "--workspace"
+                    | "-f"
+                    | "--file"
+                    | "-m"
+            ) && !w.contains('=');
+            continue;
+        }
+        if w.starts_with('+') {
+            continue; // cargo +nightly
+        }
+        return Some(w.to_ascii_lowercase());
+    }
+    None
+}
+
+/// What a task or script name says it does (`test:unit` → tests).
+fn purpose_from_name(name: &str) -> Option<Purpose> {
+    let n = name.to_ascii_lowercase();
+    let has = |k: &str| n.contains(k);
+    if has("test") || has("spec") || has("e2e") {
+        Some(Purpose::Tests)
+    } else if has("lint") || has("clippy") || has("vet") {
+        Some(Purpose::Lint)
+    } else if has("fmt") || has("format") || has("prettier") {
+        Some(Purpose::Format)
+    } else if has("typecheck") || has("tsc") || has("types") {
+        Some(Purpose::Typecheck)
+    } else if has("build") || has("compile") || has("bundle") {
+        Some(Purpose::Build)
+    } else if has("check") || n == "ci" || has("verify") || has("validate") {
+        Some(Purpose::Check)
+    } else if matches!(
+        n.as_str(),
+        "dev" | "start" | "serve" | "run" | "server" | "up"
+    ) {
+        Some(Purpose::Run)
+    } else {
+        None
+    }
+}
+
+/// What a direct tool invocation does (`vitest`, `eslint`, `tsc`).
+fn purpose_of_tool(program: &str) -> Option<Purpose> {
+    Some(match program {
+        "pytest" | "vitest" | "jest" | "mocha" | "rspec" | "phpunit" | "playwright" | "tox"
+        | "nox" | "ctest" => Purpose::Tests,
+        "eslint" | "ruff" | "flake8" | "pylint" | "golangci-lint" | "shellcheck" | "biome"
+        | "clippy-driver" | "rubocop" | "credo" | "stylelint" => Purpose::Lint,
+        "prettier" | "black" | "rustfmt" | "isort" | "gofmt" | "goimports" => Purpose::Format,
+        "tsc" | "mypy" | "pyright" | "vue-tsc" => Purpose::Typecheck,
+        _ => return None,
+    })
+}
+
+/// Classifies a segment's words (program first) as a build/test/… command.
+pub(super) fn classify(words: &[String]) -> Option<Purpose> {
+    let program = program_name(words.first()?);
+    let rest = &words[1..];
+    let sub = first_operand(rest).unwrap_or_default();
+    let after_sub = || -> Vec<String> {
+        let i = rest
+            .iter()
+            .position(|w| w.to_ascii_lowercase() == sub)
+            .map_or(rest.len(), |i| i + 1);
+        rest[i..].to_vec()
+    };
+    let by_sub = |table: &[(&str, Purpose)]| table.iter().find(|(s, _)| *s == sub).map(|(_, p)| *p);
+    match program.as_str() {
+        "cargo" => by_sub(&[
+            ("test", Purpose::Tests),
+            ("nextest", Purpose::Tests),
+            ("build", Purpose::Build),
+            ("check", Purpose::Check),
+            ("clippy", Purpose::Lint),
+            ("fmt", Purpose::Format),
+            ("run", Purpose::Run),
+            ("bench", Purpose::Tests),
+        ]),
+        "make" | "just" | "rake" | "task" => {
+            if sub.is_empty() {
+                Some(if program == "make" {
+                    Purpose::Build
+                } else {
+                    Purpose::Task
+                })
+            } else {
+                Some(purpose_from_name(&sub).unwrap_or(Purpose::Task))
+            }
+        }
+        "mise" => match sub.as_str() {
+            "exec" | "x" => {
+                let inner: Vec<String> = rest
+                    .iter()
+                    .skip_while(|w| *w != "--")
+                    .skip(1)
+                    .cloned()
+                    .collect();
+                classify(&inner)
+            }
+            "run" | "r" => {
+                let target = first_operand(&after_sub())?;
+                Some(purpose_from_name(&target).unwrap_or(Purpose::Task))
+            }
+            "install" => Some(Purpose::Install),
+            _ => None,
+        },
+        "npm" => match sub.as_str() {
+            "test" | "t" => Some(Purpose::Tests),
+            "install" | "i" | "ci" => Some(Purpose::Install),
+            "run" | "run-script" => {
+                let target = first_operand(&after_sub())?;
+                Some(purpose_from_name(&target).unwrap_or(Purpose::Task))
+            }
+            "start" => Some(Purpose::Run),
+            _ => None,
+        },
+        "pnpm" | "yarn" | "bun" => match sub.as_str() {
+            "install" | "i" | "add" => Some(Purpose::Install),
+            "test" => Some(Purpose::Tests),
+            "run" => {
+                let target = first_operand(&after_sub())?;
+                Some(purpose_from_name(&target).unwrap_or(Purpose::Task))
+            }
+            "exec" | "dlx" | "x" => {
+                let inner = after_sub();
+                classify(&inner)
+            }
+            "" => (program == "yarn").then_some(Purpose::Install),
+            other => purpose_from_name(other).or_else(|| purpose_of_tool(other)),
+        },
+        "npx" | "bunx" => {
+            let inner: Vec<String> = rest
+                .iter()
+                .filter(|w| !w.starts_with('-'))
+                .cloned()
+                .collect();
+            classify(&inner)
+        }
+        "uv" | "poetry" | "pipenv" | "hatch" | "pdm" => match sub.as_str() {
+            "run" => classify(&after_sub()),
+            "sync" | "install" => Some(Purpose::Install),
+            "pip" => Some(Purpose::Install),
+            _ => None,
+        },
+        "bundle" => match sub.as_str() {
+            "exec" => classify(&after_sub()),
+            "install" => Some(Purpose::Install),
+            _ => None,
+        },
+        "python" => {
+            if rest.first().is_some_and(|w| w == "-m") {
+                classify(&rest[1..])
+            } else if sub == "manage.py" {
+                let target = first_operand(&after_sub())?;
+                Some(purpose_from_name(&target).unwrap_or(Purpose::Task))
+            } else {
+                None
+            }
+        }
+        "unittest" => Some(Purpose::Tests),
+        "go" => by_sub(&[
+            ("test", Purpose::Tests),
+            ("build", Purpose::Build),
+            ("vet", Purpose::Lint),
+            ("run", Purpose::Run),
+            ("generate", Purpose::Build),
+        ]),
+        "mix" => match sub.as_str() {
+            "test" => Some(Purpose::Tests),
+            "compile" => Some(Purpose::Build),
+            "format" => Some(Purpose::Format),
+            "credo" | "dialyzer" => Some(Purpose::Lint),
+            "phx.server" => Some(Purpose::Run),
+            "deps.get" => Some(Purpose::Install),
+            s if s.starts_with("ecto.") => Some(Purpose::Task),
+            _ => None,
+        },
+        "gradle" => Some(match sub.as_str() {
+            "test" => Purpose::Tests,
+            "build" | "assemble" => Purpose::Build,
+            "check" => Purpose::Check,
+            "run" | "bootrun" => Purpose::Run,
+            s => purpose_from_name(s)?,
+        }),
+        "mvn" => by_sub(&[
+            ("test", Purpose::Tests),
+            ("package", Purpose::Build),
+            ("compile", Purpose::Build),
+            ("install", Purpose::Build),
+            ("verify", Purpose::Check),
+        ]),
+        "dotnet" | "swift" | "zig" | "deno" | "bazel" | "bazelisk" => by_sub(&[
+            ("test", Purpose::Tests),
+            ("build", Purpose::Build),
+            ("run", Purpose::Run),
+            ("format", Purpose::Format),
+            ("fmt", Purpose::Format),
+            ("lint", Purpose::Lint),
+            ("check", Purpose::Check),
+            ("task", Purpose::Task),
+        ]),
+        "docker" => {
+            let inner = if sub == "compose" {
+                after_sub()
+            } else {
+                return None;
+            };
+            match first_operand(&inner).as_deref() {
+                Some("up" | "run") => Some(Purpose::Run),
+                Some("build") => Some(Purpose::Build),
+                _ => None,
+            }
+        }
+        "cmake" => rest
+            .iter()
+            .any(|w| w == "--build")
+            .then_some(Purpose::Build),
+        other => purpose_of_tool(other),
+    }
+}
+
+/// Whether a command is tied to one moment: it names single source files,
+/// one test (`-run TestX`, `-k name`, `path::test`) or an absolute path.
+pub(super) fn is_specific(command: &str) -> bool {
+    const TEST_SELECTORS: &[&str] = &[
+        "-run",
+        "-k",
+        "-t",
+        "--test",
+        "--grep",
+        "-g",
+        "--testNamePattern",
+        "--test-name-pattern",
+    ];
+    let words: Vec<&str> = command.split_whitespace().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let w = w.trim_matches(|c| c == '"' || c == '\'');
+        names_a_file(w)
+            || w.contains("::")
+            || w.starts_with('/')
+            || w.starts_with("~/")
+            || w.contains("=/")
+            || w.starts_with("-run=")
+            || (i > 0 && TEST_SELECTORS.contains(&words[i - 1]))
+    })
+}
+
+/// Whether a word is the path of a single source or config file.
+fn names_a_file(word: &str) -> bool {
+    const EXTENSIONS: &[&str] = &[
+        "go", "rs", "ts", "tsx", "js", "jsx", "mjs", "py", "rb", "ex", "exs", "java", "kt", "c",
+        "h", "cc", "cpp", "cs", "swift", "php", "lua", "sh", "json", "yaml", "yml", "toml", "md",
+        "sql", "txt", "html", "css",
+    ];
+    if word.starts_with('-') || word == "manage.py" {
+        return false;
+    }
+    word.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && !stem.ends_with(['.', '/']) && EXTENSIONS.contains(&ext)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn segments_split_on_operators_and_drop_pipes() {
+        assert_eq!(
+            segments("cd web && pnpm test 2>&1 | tail -20; echo 'a;b'"),
+            vec!["cd web", "pnpm test", "echo 'a;b'"]
+        );
+    }
+
+    #[test]
+    fn classifies_common_tools() {
+        assert_eq!(
+            classify(&words("cargo test --locked")),
+            Some(Purpose::Tests)
+        );
+        assert_eq!(
+            classify(&words("pnpm --filter web lint")),
+            Some(Purpose::Lint)
+        );
+        assert_eq!(classify(&words("npm run build")), Some(Purpose::Build));
+        assert_eq!(classify(&words("mise run test:e2e")), Some(Purpose::Tests));
+        assert_eq!(classify(&words("uv run pytest -q")), Some(Purpose::Tests));
+        assert_eq!(classify(&words("make")), Some(Purpose::Build));
+        assert_eq!(
+            classify(&words("npx tsc --noEmit")),
+            Some(Purpose::Typecheck)
+        );
+        assert_eq!(classify(&words("docker compose up -d")), Some(Purpose::Run));
+        assert_eq!(classify(&words("npm view react")), None);
+        assert_eq!(classify(&words("git status")), None);
+        assert_eq!(
+            classify(&words("mise exec -- go test ./x")),
+            Some(Purpose::Tests)
+        );
+        assert_eq!(
+            program_words("FOO=1 timeout 60 go test ./..."),
+            words("go test ./...")
+        );
+    }
+
+    #[test]
+    fn one_off_commands_are_specific() {
+        assert!(is_specific("gofmt -w internal/sem/parser.go"));
+        assert!(is_specific(
+            "go test ./internal/sem -run TestDebugSQLTree -v"
+        ));
+        assert!(is_specific("pytest tests/test_a.py::test_b"));
+        assert!(!is_specific("go test ./..."));
+        assert!(!is_specific("mix deps.get"));
+    }
+}
