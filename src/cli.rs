@@ -81,6 +81,72 @@ pub enum Command {
     ShowSession(ShowSessionArgs),
     /// Show paths, schema version and catalog counts.
     Status,
+    /// Phase 1: turn eligible sessions into stage-1 memories (one model call each).
+    Extract(ExtractArgs),
+}
+
+/// Extraction backends selectable on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExtractBackendArg {
+    /// Offline, deterministic rules (default).
+    Heuristic,
+    /// OpenAI Responses API.
+    Openai,
+    /// Any OpenAI-compatible /chat/completions endpoint.
+    Chat,
+    /// An external program (request JSON on stdin, JSON object on stdout).
+    Command,
+}
+
+impl ExtractBackendArg {
+    /// The matching config value.
+    pub fn kind(self) -> crate::config::ExtractBackendKind {
+        use crate::config::ExtractBackendKind as K;
+        match self {
+            ExtractBackendArg::Heuristic => K::Heuristic,
+            ExtractBackendArg::Openai => K::Openai,
+            ExtractBackendArg::Chat => K::Chat,
+            ExtractBackendArg::Command => K::Command,
+        }
+    }
+}
+
+/// `memkit extract`.
+#[derive(Debug, Args)]
+pub struct ExtractArgs {
+    /// Age window: sessions updated within this duration (any duration, e.g. 10d, 1y;
+    /// default max_rollout_age_days).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub since: Option<std::time::Duration>,
+    /// Minimum idle time before a session is extracted (default min_rollout_idle_hours).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub idle: Option<std::time::Duration>,
+    /// Claim at most N sessions this run (default: no limit).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Parallel jobs, 1..=8 (default extract_jobs).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub jobs: Option<u8>,
+    /// Only sessions of this agent.
+    #[arg(long, value_enum)]
+    pub tool: Option<ToolArg>,
+    /// Extract exactly this session now (id or unique prefix), ignoring the idle
+    /// and age windows and the source filter.
+    #[arg(long, value_name = "ID", conflicts_with = "file")]
+    pub thread: Option<String>,
+    /// Extract exactly this session file now, ignoring the idle and age windows
+    /// and the source filter.
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<std::path::PathBuf>,
+    /// Re-extract even when the session is up to date.
+    #[arg(long)]
+    pub force: bool,
+    /// List what would be extracted with estimated input tokens; no claim, no model call.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Backend for this run (default: [extract] backend in the config).
+    #[arg(long, value_enum)]
+    pub backend: Option<ExtractBackendArg>,
 }
 
 /// `memkit sessions`.

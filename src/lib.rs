@@ -14,7 +14,9 @@ pub mod error;
 pub mod modelinput;
 pub mod redact;
 pub mod sources;
+pub mod stages;
 pub mod store;
+pub mod templates;
 pub mod ui;
 pub mod util;
 

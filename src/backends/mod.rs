@@ -2,6 +2,8 @@
 //! trait per phase; the pipeline never knows which backend it talks to.
 
 pub mod heuristic;
+pub mod model_extract;
+pub mod transport;
 
 use crate::error::Result;
 use crate::modelinput::PreparedInput;

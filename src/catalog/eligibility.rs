@@ -110,14 +110,15 @@ impl Windows {
 
 /// Whether `row` is eligible, given its extraction watermark.
 ///
-/// With `ignore_windows` (an explicit `--thread` / `--file`), the idle and age
-/// windows do not apply; with `force`, neither does "already extracted".
+/// With `explicit` (the user named this session with `--thread` / `--file`),
+/// the idle and age windows and the interactive-source filter do not apply;
+/// with `force`, neither does "already extracted".
 pub fn check(
     row: &ThreadRow,
     cfg: &Config,
     w: Windows,
     extracted_up_to: Option<i64>,
-    ignore_windows: bool,
+    explicit: bool,
     force: bool,
 ) -> Result<(), Ineligible> {
     if let Some(error) = &row.read_error {
@@ -136,18 +137,18 @@ pub fn check(
             mode: row.memory_mode.clone(),
         });
     }
-    if !cfg.is_interactive_source(&row.source) {
+    if !explicit && !cfg.is_interactive_source(&row.source) {
         return Err(Ineligible::NonInteractive {
             source: row.source.clone(),
         });
     }
-    if row.archived {
+    if !explicit && row.archived {
         return Err(Ineligible::Archived);
     }
     if row.human_turns == 0 {
         return Err(Ineligible::NoHumanMessage);
     }
-    if !ignore_windows {
+    if !explicit {
         let eligible_at = row.updated_at + w.idle_secs;
         if eligible_at > w.now {
             return Err(Ineligible::TooRecent { eligible_at });

@@ -4,4 +4,4 @@
 pub mod eligibility;
 mod scan;
 
-pub use scan::{ScanReport, scan};
+pub use scan::{ScanReport, index_file, scan};

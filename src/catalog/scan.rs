@@ -161,6 +161,38 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
     Ok(report)
 }
 
+/// Reads one file given by the user (possibly outside the configured homes)
+/// into the catalog and returns its row.
+pub fn index_file(
+    store: &mut Store,
+    path: &std::path::Path,
+    tool: crate::sources::Tool,
+) -> Result<ThreadRow> {
+    let file = crate::sources::discover::stat_file(path, tool)
+        .ok_or_else(|| crate::error::Error::usage(format!("{}: no such file", path.display())))?;
+    let now = now_secs();
+    let row = match read_summary(&file) {
+        Ok((info, stats, preview)) => thread_row(&file, &info, &stats, preview, now),
+        Err(e) => return Err(crate::error::Error::failed(e)),
+    };
+    let tx = store.conn_mut().transaction()?;
+    session_files::record(
+        &tx,
+        &row.rollout_path,
+        &row.tool,
+        &FileStamp {
+            size: row.file_size,
+            mtime_ns: row.file_mtime_ns,
+            thread_id: row.id.clone(),
+        },
+        None,
+        now,
+    )?;
+    threads::upsert(&tx, &row)?;
+    tx.commit()?;
+    Ok(threads::get(store.conn(), &row.id)?.unwrap_or(row))
+}
+
 /// Reads a file for the catalog: metadata, counts and the first human message.
 fn read_summary(f: &SessionFile) -> std::result::Result<(SessionInfo, ReadStats, String), String> {
     let mut preview = String::new();

@@ -8,7 +8,9 @@ use rusqlite::{Connection, OpenFlags};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub mod jobs;
 mod migrations;
+pub mod runs;
 pub mod session_files;
 pub mod stage1;
 pub mod threads;

@@ -189,3 +189,48 @@ pub fn json_lines(s: &str) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
         .collect()
 }
+
+pub mod mock;
+
+/// A synthetic thread id (UUIDv7-shaped) for session `i`.
+pub fn thread_id(i: usize) -> String {
+    format!("019f{:04x}-0000-7000-8000-{:012x}", i, i)
+}
+
+impl TestEnv {
+    /// Writes a Codex rollout for thread `id` with these human messages (each
+    /// answered, with one shell call), aged past the idle window. Returns its path.
+    pub fn write_codex_session(&self, id: &str, humans: &[&str]) -> PathBuf {
+        let dir = self.codex_home.join("sessions/2026/11/20");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("rollout-2026-11-20T10-00-00-{id}.jsonl"));
+        let ts = "2026-11-20T10:00:00.000Z";
+        let mut lines = vec![
+            serde_json::json!({"timestamp": ts, "type": "session_meta", "payload": {
+            "id": id, "timestamp": ts, "cwd": "/home/dev/proj", "originator": "codex-tui",
+            "cli_version": "0.140.0", "source": "cli", "git": {"branch": "main"}}}),
+        ];
+        for (n, h) in humans.iter().enumerate() {
+            lines.push(serde_json::json!({"timestamp": ts, "type": "event_msg", "payload": {"type": "user_message", "message": h}}));
+            lines.push(
+                serde_json::json!({"timestamp": ts, "type": "response_item", "payload": {
+                "type": "function_call", "name": "exec_command", "call_id": format!("c{n}"),
+                "arguments": serde_json::json!({"cmd": format!("make test-{n}")}).to_string()}}),
+            );
+            lines.push(
+                serde_json::json!({"timestamp": ts, "type": "response_item", "payload": {
+                "type": "function_call_output", "call_id": format!("c{n}"),
+                "output": "Process exited with code 0\nOutput:\nok\n"}}),
+            );
+            lines.push(
+                serde_json::json!({"timestamp": ts, "type": "response_item", "payload": {
+                "type": "message", "role": "assistant", "phase": "final_answer",
+                "content": [{"type": "output_text", "text": format!("Done with step {n}.")}]}}),
+            );
+        }
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&path, text).unwrap();
+        set_mtime(&path, SystemTime::now() - Duration::from_secs(7 * 3600));
+        path
+    }
+}

@@ -1,0 +1,72 @@
+//! Phase 1 through a model transport: one strict-schema call per session.
+
+use super::transport::{StructuredRequest, Transport, json_object_text};
+use super::{ExtractRequest, ExtractResult, Extractor, StageOneOutput};
+use crate::error::{Error, Result};
+use crate::util::text::estimate_tokens;
+use serde_json::{Value, json};
+
+/// The strict JSON schema of a stage-1 answer (Codex's three keys; the slug may be null).
+pub fn stage_one_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "rollout_summary": {"type": "string"},
+            "rollout_slug": {"type": ["string", "null"]},
+            "raw_memory": {"type": "string"},
+        },
+        "required": ["rollout_summary", "rollout_slug", "raw_memory"],
+        "additionalProperties": false,
+    })
+}
+
+/// An extractor that asks a model.
+pub struct ModelExtractor {
+    transport: Box<dyn Transport>,
+    schema: Value,
+}
+
+impl ModelExtractor {
+    /// Wraps a transport.
+    pub fn new(transport: Box<dyn Transport>) -> Self {
+        ModelExtractor {
+            transport,
+            schema: stage_one_schema(),
+        }
+    }
+}
+
+impl Extractor for ModelExtractor {
+    fn name(&self) -> &'static str {
+        self.transport.name()
+    }
+
+    fn model(&self) -> String {
+        self.transport.model()
+    }
+
+    fn extract(&self, request: &ExtractRequest<'_>) -> Result<ExtractResult> {
+        let response = self.transport.complete(&StructuredRequest {
+            system: request.system,
+            user: request.user,
+            schema_name: "stage_one_output",
+            schema: &self.schema,
+        })?;
+        let body = json_object_text(&response.text);
+        let output: StageOneOutput = serde_json::from_str(body).map_err(|e| {
+            let start: String = response.text.chars().take(200).collect();
+            Error::failed(format!(
+                "the model's answer is not the expected JSON ({e}): {start}"
+            ))
+        })?;
+        Ok(ExtractResult {
+            tokens_in: response.tokens_in.unwrap_or_else(|| {
+                estimate_tokens(request.system.len() + request.user.len()) as u64
+            }),
+            tokens_out: response
+                .tokens_out
+                .unwrap_or_else(|| estimate_tokens(response.text.len()) as u64),
+            output,
+        })
+    }
+}

@@ -1,0 +1,108 @@
+//! OpenAI Responses API: `POST {base_url}/responses` with instructions, one
+//! input message and `text.format` = a strict JSON schema.
+
+use super::{HttpClient, StructuredRequest, StructuredResponse, Transport};
+use crate::error::{Error, Result};
+use serde_json::{Value, json};
+
+/// The Responses API transport.
+pub struct OpenAiResponses {
+    http: HttpClient,
+    base_url: String,
+    api_key: String,
+    model: String,
+}
+
+impl OpenAiResponses {
+    /// A transport for `model` at `base_url` (without the `/responses` suffix).
+    pub fn new(http: HttpClient, base_url: String, api_key: String, model: String) -> Self {
+        OpenAiResponses {
+            http,
+            base_url,
+            api_key,
+            model,
+        }
+    }
+
+    /// The request body memkit sends.
+    pub fn body(&self, r: &StructuredRequest<'_>) -> Value {
+        json!({
+            "model": self.model,
+            "instructions": r.system,
+            "input": [{"role": "user", "content": [{"type": "input_text", "text": r.user}]}],
+            "text": {"format": {"type": "json_schema", "name": r.schema_name, "schema": r.schema, "strict": true}},
+            "store": false,
+        })
+    }
+}
+
+impl Transport for OpenAiResponses {
+    fn name(&self) -> &'static str {
+        "openai"
+    }
+
+    fn model(&self) -> String {
+        self.model.clone()
+    }
+
+    fn complete(&self, request: &StructuredRequest<'_>) -> Result<StructuredResponse> {
+        let url = format!("{}/responses", self.base_url);
+        let v = self
+            .http
+            .post_json(&url, Some(&self.api_key), &self.body(request))?;
+        if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
+            return Err(Error::failed(format!("{url}: {err}")));
+        }
+        let status = v
+            .get("status")
+            .and_then(Value::as_str)
+            .unwrap_or("completed");
+        if status != "completed" {
+            let why = v
+                .get("incomplete_details")
+                .map(Value::to_string)
+                .unwrap_or_default();
+            return Err(Error::failed(format!("{url}: response {status} {why}")));
+        }
+        let mut text = String::new();
+        for item in v
+            .get("output")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if item.get("type").and_then(Value::as_str) != Some("message") {
+                continue;
+            }
+            for part in item
+                .get("content")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                match part.get("type").and_then(Value::as_str) {
+                    Some("output_text") => {
+                        text.push_str(part.get("text").and_then(Value::as_str).unwrap_or(""))
+                    }
+                    Some("refusal") => {
+                        let why = part.get("refusal").and_then(Value::as_str).unwrap_or("");
+                        return Err(Error::failed(format!("{url}: the model refused: {why}")));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if text.trim().is_empty() {
+            return Err(Error::failed(format!(
+                "{url}: the response has no output text"
+            )));
+        }
+        let usage = v.get("usage");
+        let count = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
+        Ok(StructuredResponse {
+            text,
+            tokens_in: count("input_tokens"),
+            tokens_out: count("output_tokens"),
+        })
+    }
+}

@@ -1,0 +1,116 @@
+//! `memkit extract`.
+
+use super::Ctx;
+use crate::cli::ExtractArgs;
+use crate::error::Result;
+use crate::stages::extract::{self, ExtractOptions, ExtractReport};
+use crate::stages::record_stage;
+use crate::ui;
+use std::io::IsTerminal;
+
+/// Runs phase 1; exit 1 when any session failed (it stays retryable).
+pub fn run(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
+    let opts = ExtractOptions {
+        since: args.since,
+        idle: args.idle,
+        limit: args.limit,
+        jobs: args.jobs.map(usize::from),
+        tool: args.tool.map(|t| t.tool()),
+        thread: args.thread.clone(),
+        file: args.file.clone(),
+        force: args.force,
+        dry_run: args.dry_run,
+        backend: args.backend.map(|b| b.kind()),
+        max_tokens: None,
+        progress: std::io::stderr().is_terminal() && !ctx.json,
+    };
+    let mut store = ctx.store()?;
+    let run_id = crate::util::ids::new_uuid_v4();
+    let report = if opts.dry_run {
+        extract::run(&ctx.cfg, &mut store, &opts)?
+    } else {
+        record_stage(&mut store, &run_id, "extract", |store| {
+            extract::run(&ctx.cfg, store, &opts)
+        })?
+    };
+    print_report(ctx, &report);
+    Ok(if report.failed > 0 { 1 } else { 0 })
+}
+
+/// Prints per-session lines and the summary (JSON Lines with `--json`).
+pub fn print_report(ctx: &Ctx, report: &ExtractReport) {
+    if ctx.json {
+        for s in &report.sessions {
+            let mut v = serde_json::to_value(s).unwrap_or_default();
+            v["kind"] = "session".into();
+            ui::json_line(&v);
+        }
+        let mut v = serde_json::to_value(report).unwrap_or_default();
+        v["kind"] = "summary".into();
+        ui::json_line(&v);
+        return;
+    }
+    if report.dry_run {
+        for s in &report.sessions {
+            match s.outcome {
+                "would_extract" => crate::outln!(
+                    "would extract {} ({}, ~{} input tokens) {}",
+                    s.thread_id,
+                    s.tool,
+                    s.estimated_tokens,
+                    s.rollout_path
+                ),
+                _ => crate::outln!(
+                    "cannot extract {}: {}",
+                    s.thread_id,
+                    s.reason.as_deref().unwrap_or("")
+                ),
+            }
+        }
+        let total: usize = report.sessions.iter().map(|s| s.estimated_tokens).sum();
+        crate::outln!(
+            "dry run: {} sessions would be extracted with {} ({}), ~{} input tokens; nothing was claimed or sent",
+            report.candidates,
+            report.backend,
+            report.model,
+            total
+        );
+        return;
+    }
+    crate::outln!("{}", summary_line(report));
+}
+
+/// One line: counts, skips by reason, tokens.
+pub fn summary_line(r: &ExtractReport) -> String {
+    let mut line = format!(
+        "extract ({} {}): {} claimed: {} succeeded, {} no output, {} failed",
+        r.backend, r.model, r.claimed, r.succeeded, r.no_output, r.failed
+    );
+    if !r.skipped.is_empty() {
+        let parts: Vec<String> = r
+            .skipped
+            .iter()
+            .map(|(k, v)| format!("{v} {}", k.replace('_', " ")))
+            .collect();
+        line.push_str(&format!("; skipped: {}", parts.join(", ")));
+    }
+    if !r.not_eligible.is_empty() {
+        let parts: Vec<String> = r
+            .not_eligible
+            .iter()
+            .map(|(k, v)| format!("{v} {}", k.replace('_', " ")))
+            .collect();
+        line.push_str(&format!("; not eligible: {}", parts.join(", ")));
+    }
+    if r.deferred > 0 {
+        line.push_str(&format!(
+            "; {} left for the next run (token budget)",
+            r.deferred
+        ));
+    }
+    line.push_str(&format!(
+        "; tokens {} in / {} out",
+        r.tokens_in, r.tokens_out
+    ));
+    line
+}

@@ -1,0 +1,592 @@
+//! Phase 1, `memkit extract`: select eligible sessions, claim each with a lease,
+//! prepare its input, call the backend on a rayon pool of at most eight
+//! threads, and store the stage-1 output — exactly once per session version,
+//! even with several memkit processes at work.
+
+use crate::backends::{self, ExtractRequest, Extractor, StageOneOutput};
+use crate::catalog::eligibility::{Ineligible, Windows, check};
+use crate::catalog::{index_file, scan};
+use crate::config::{Config, ExtractBackendKind};
+use crate::error::{Error, Result};
+use crate::modelinput::{Limits, PreparedInput, SessionRef, prepare};
+use crate::redact::redact;
+use crate::sources::{Tool, detect_tool};
+use crate::store::jobs::{self, Claim, ClaimOptions, OutputMeta};
+use crate::store::threads::{self, ThreadRow};
+use crate::store::{Store, stage1};
+use crate::templates;
+use crate::util::text::estimate_tokens;
+use crate::util::time::{now_secs, rfc3339};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Most parallel extraction jobs, whatever is configured.
+pub const MAX_JOBS: usize = 8;
+
+/// Estimated output tokens of one stage-1 answer, for budgets.
+const ESTIMATED_OUTPUT_TOKENS: usize = 1_500;
+
+/// What to extract and how.
+#[derive(Debug, Clone, Default)]
+pub struct ExtractOptions {
+    /// Age window override (`--since`), any duration.
+    pub since: Option<Duration>,
+    /// Idle window override (`--idle`).
+    pub idle: Option<Duration>,
+    /// At most this many claims this run.
+    pub limit: Option<usize>,
+    /// Parallel jobs (clamped to 1..=8); `None`: the configured `extract_jobs`.
+    pub jobs: Option<usize>,
+    /// Only sessions of this agent.
+    pub tool: Option<Tool>,
+    /// Extract exactly this session now (id or unique prefix).
+    pub thread: Option<String>,
+    /// Extract exactly this session file now.
+    pub file: Option<PathBuf>,
+    /// Re-extract even when up to date.
+    pub force: bool,
+    /// List what would be extracted; no claim, no model call.
+    pub dry_run: bool,
+    /// Backend override (`--backend`).
+    pub backend: Option<ExtractBackendKind>,
+    /// Stop claiming when the next session would push the run's model tokens past this.
+    pub max_tokens: Option<u64>,
+    /// Show a progress bar (when stderr is a terminal).
+    pub progress: bool,
+}
+
+/// What happened to one session.
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionOutcome {
+    /// Thread id.
+    pub thread_id: String,
+    /// Which agent wrote it.
+    pub tool: &'static str,
+    /// `succeeded`, `no_output`, `failed`, `skipped`, `would_extract` or `deferred`.
+    pub outcome: &'static str,
+    /// Why it was skipped or failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Estimated input tokens of the prompt.
+    pub estimated_tokens: usize,
+    /// Tokens used (input, output).
+    pub tokens_in: u64,
+    /// Output tokens.
+    pub tokens_out: u64,
+    /// The session file.
+    pub rollout_path: String,
+}
+
+/// What an extraction run did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ExtractReport {
+    /// Backend used.
+    pub backend: String,
+    /// Model used.
+    pub model: String,
+    /// Whether this was a dry run.
+    pub dry_run: bool,
+    /// Sessions selected for this run.
+    pub candidates: usize,
+    /// Sessions claimed.
+    pub claimed: usize,
+    /// Claims that stored an output.
+    pub succeeded: usize,
+    /// Claims that found nothing durable.
+    pub no_output: usize,
+    /// Claims that failed (retry scheduled).
+    pub failed: usize,
+    /// Sessions not extracted, by reason: up_to_date, running_elsewhere, in_backoff, retries_exhausted.
+    pub skipped: BTreeMap<String, usize>,
+    /// Sessions not yet eligible, by reason (too_recent, too_old, …).
+    pub not_eligible: BTreeMap<String, usize>,
+    /// Sessions left for the next run because of the token budget.
+    pub deferred: usize,
+    /// Model input tokens.
+    pub tokens_in: u64,
+    /// Model output tokens.
+    pub tokens_out: u64,
+    /// Per-session outcomes.
+    #[serde(skip)]
+    pub sessions: Vec<SessionOutcome>,
+}
+
+impl crate::stages::StageOutcome for ExtractReport {
+    fn outcome(&self) -> &'static str {
+        match (self.failed, self.succeeded + self.no_output) {
+            (0, _) => "ok",
+            (_, 0) => "failed",
+            _ => "partial",
+        }
+    }
+
+    fn counts(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+
+    fn tokens(&self) -> (u64, u64) {
+        (self.tokens_in, self.tokens_out)
+    }
+}
+
+/// Builds the configured (or overridden) extraction backend.
+pub fn build_backend(cfg: &Config, kind: Option<ExtractBackendKind>) -> Result<Box<dyn Extractor>> {
+    let kind = kind.unwrap_or(cfg.extract.backend);
+    if kind == ExtractBackendKind::Heuristic {
+        return Ok(Box::new(backends::heuristic::HeuristicExtractor));
+    }
+    let e = &cfg.extract;
+    let transport = backends::transport::build(&backends::transport::TransportSettings {
+        kind,
+        model: e.model.clone(),
+        base_url: e.base_url.clone(),
+        api_key_env: e.api_key_env.clone(),
+        command: e.command.clone(),
+        timeout: e.timeout,
+        max_retries: e.max_retries,
+        default_openai_model: "gpt-5.4-mini",
+    })?;
+    Ok(Box::new(backends::model_extract::ModelExtractor::new(
+        transport,
+    )))
+}
+
+/// Everything a worker needs, shared across the pool.
+struct Shared<'a> {
+    cfg: &'a Config,
+    backend: &'a dyn Extractor,
+    system: String,
+    input_template: String,
+    db_path: PathBuf,
+    worker_id: String,
+    force: bool,
+    dry_run: bool,
+    max_tokens: Option<u64>,
+    tokens_used: AtomicU64,
+}
+
+/// Runs phase 1.
+pub fn run(cfg: &Config, store: &mut Store, opts: &ExtractOptions) -> Result<ExtractReport> {
+    let now = now_secs();
+    let backend = build_backend(cfg, opts.backend)?;
+    let mut report = ExtractReport {
+        backend: backend.name().to_string(),
+        model: backend.model(),
+        dry_run: opts.dry_run,
+        ..Default::default()
+    };
+    let candidates = select(cfg, store, opts, now, &mut report)?;
+    report.candidates = candidates.len();
+    if candidates.is_empty() {
+        return Ok(report);
+    }
+    let shared = Shared {
+        cfg,
+        backend: backend.as_ref(),
+        system: templates::load(cfg, "stage_one_system.md")?,
+        input_template: templates::load(cfg, "stage_one_input.md")?,
+        db_path: store.path().to_path_buf(),
+        worker_id: format!("memkit-{}", std::process::id()),
+        force: opts.force,
+        dry_run: opts.dry_run,
+        max_tokens: opts.max_tokens,
+        tokens_used: AtomicU64::new(0),
+    };
+    let jobs = opts.jobs.unwrap_or(cfg.extract_jobs).clamp(1, MAX_JOBS);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .thread_name(|i| format!("memkit-extract-{i}"))
+        .build()
+        .map_err(|e| Error::failed(format!("cannot start the extraction pool: {e}")))?;
+    let bar = progress_bar(candidates.len() as u64, opts.progress);
+    let outcomes: Vec<SessionOutcome> = pool.install(|| {
+        candidates
+            .par_iter()
+            .map_init(
+                || Store::open(&shared.db_path),
+                |store, row| {
+                    let outcome = match store {
+                        Ok(store) => process(&shared, store, row),
+                        Err(e) => failed_outcome(row, 0, format!("cannot open the database: {e}")),
+                    };
+                    if outcome.outcome == "failed" {
+                        let reason = outcome.reason.clone().unwrap_or_default();
+                        bar.suspend(|| crate::ui::warn(format!("{}: {reason}", row.id)));
+                    }
+                    bar.inc(1);
+                    outcome
+                },
+            )
+            .collect()
+    });
+    bar.finish_and_clear();
+    for o in &outcomes {
+        report.tokens_in += o.tokens_in;
+        report.tokens_out += o.tokens_out;
+        match o.outcome {
+            "succeeded" => report.succeeded += 1,
+            "no_output" => report.no_output += 1,
+            "failed" => report.failed += 1,
+            "deferred" => report.deferred += 1,
+            "skipped" => {
+                *report
+                    .skipped
+                    .entry(o.reason.clone().unwrap_or_default())
+                    .or_default() += 1
+            }
+            _ => {}
+        }
+    }
+    report.claimed = report.succeeded + report.no_output + report.failed;
+    report.sessions = outcomes;
+    Ok(report)
+}
+
+fn progress_bar(len: u64, enabled: bool) -> ProgressBar {
+    if !enabled {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    if let Ok(style) =
+        ProgressStyle::with_template("extract {bar:30} {pos}/{len} sessions, {elapsed}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Picks the sessions to extract, newest first.
+fn select(
+    cfg: &Config,
+    store: &mut Store,
+    opts: &ExtractOptions,
+    now: i64,
+    report: &mut ExtractReport,
+) -> Result<Vec<ThreadRow>> {
+    let scanned = scan(cfg, store)?;
+    for w in &scanned.warnings {
+        crate::ui::warn(w);
+    }
+    let marks = stage1::extraction_watermarks(store.conn())?;
+    if let Some(row) = explicit_session(store, opts)? {
+        let verdict = check(
+            &row,
+            cfg,
+            Windows::from_config(cfg, now),
+            marks.get(&row.id).copied(),
+            true,
+            opts.force,
+        );
+        return match verdict {
+            Ok(()) => Ok(vec![row]),
+            Err(Ineligible::UpToDate) => {
+                *report.skipped.entry("up_to_date".into()).or_default() += 1;
+                Ok(vec![])
+            }
+            Err(other) => Err(Error::usage(format!(
+                "{} cannot be extracted: {}",
+                row.id,
+                other.describe(now)
+            ))),
+        };
+    }
+    let mut windows = Windows::from_config(cfg, now);
+    if let Some(since) = opts.since {
+        windows.max_age_secs = Some(since.as_secs().min(i64::MAX as u64) as i64);
+    }
+    if let Some(idle) = opts.idle {
+        windows.idle_secs = idle.as_secs() as i64;
+    }
+    let mut picked = Vec::new();
+    for row in threads::list(store.conn())? {
+        if opts.tool.is_some_and(|t| t.name() != row.tool) {
+            continue;
+        }
+        match check(
+            &row,
+            cfg,
+            windows,
+            marks.get(&row.id).copied(),
+            false,
+            opts.force,
+        ) {
+            Ok(()) => {
+                if opts.limit.is_some_and(|l| picked.len() >= l) {
+                    continue;
+                }
+                picked.push(row);
+            }
+            Err(Ineligible::UpToDate) => {
+                *report.skipped.entry("up_to_date".into()).or_default() += 1
+            }
+            Err(other) => *report.not_eligible.entry(other.code().into()).or_default() += 1,
+        }
+    }
+    Ok(picked)
+}
+
+/// The session named by `--thread` or `--file`, indexed if needed.
+fn explicit_session(store: &mut Store, opts: &ExtractOptions) -> Result<Option<ThreadRow>> {
+    if let Some(id) = &opts.thread {
+        if let Some(row) = threads::get(store.conn(), id)? {
+            return Ok(Some(row));
+        }
+        let matches: Vec<ThreadRow> = threads::list(store.conn())?
+            .into_iter()
+            .filter(|t| t.id.starts_with(id.as_str()))
+            .collect();
+        return match matches.len() {
+            1 => Ok(matches.into_iter().next()),
+            0 => Err(Error::usage(format!(
+                "no session {id} in the catalog (see `memkit sessions`)"
+            ))),
+            n => Err(Error::usage(format!(
+                "{id} matches {n} sessions; give more of the id"
+            ))),
+        };
+    }
+    let Some(file) = &opts.file else {
+        return Ok(None);
+    };
+    let path = std::fs::canonicalize(file)
+        .map_err(|e| Error::usage(format!("{}: {e}", file.display())))?;
+    for candidate in [file.as_path(), path.as_path()] {
+        if let Some(row) = threads::get_by_path(store.conn(), &candidate.to_string_lossy())? {
+            return Ok(Some(row));
+        }
+    }
+    let tool = detect_tool(&path).ok_or_else(|| {
+        Error::usage(format!(
+            "{}: not a Codex rollout or Claude Code transcript",
+            file.display()
+        ))
+    })?;
+    Ok(Some(index_file(store, &path, tool)?))
+}
+
+fn session_ref(row: &ThreadRow) -> SessionRef {
+    SessionRef {
+        thread_id: row.id.clone(),
+        tool: Tool::parse(&row.tool).unwrap_or(Tool::Codex),
+        rollout_path: PathBuf::from(&row.rollout_path),
+        cwd: row.cwd.clone(),
+        git_branch: row.git_branch.clone(),
+        updated_at: row.updated_at,
+    }
+}
+
+fn outcome(
+    row: &ThreadRow,
+    outcome: &'static str,
+    reason: Option<String>,
+    estimated: usize,
+) -> SessionOutcome {
+    SessionOutcome {
+        thread_id: row.id.clone(),
+        tool: Tool::parse(&row.tool).map_or("unknown", Tool::name),
+        outcome,
+        reason,
+        estimated_tokens: estimated,
+        tokens_in: 0,
+        tokens_out: 0,
+        rollout_path: row.rollout_path.clone(),
+    }
+}
+
+fn failed_outcome(row: &ThreadRow, estimated: usize, reason: String) -> SessionOutcome {
+    outcome(row, "failed", Some(reason), estimated)
+}
+
+/// Renders the user message of a session.
+pub fn render_input(template: &str, input: &PreparedInput) -> String {
+    let s = &input.session;
+    templates::render(
+        template,
+        &[
+            ("thread_id", &s.thread_id),
+            ("tool", s.tool.name()),
+            ("rollout_path", &s.rollout_path.display().to_string()),
+            ("cwd", s.cwd.as_deref().unwrap_or("unknown")),
+            ("git_branch", s.git_branch.as_deref().unwrap_or("unknown")),
+            ("updated_at", &rfc3339(s.updated_at)),
+            ("transcript", &input.transcript),
+        ],
+    )
+}
+
+/// Extracts one session: prepare, budget, claim, call, finalise.
+fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOutcome {
+    let prepared = prepare(
+        session_ref(row),
+        shared.cfg.extract_input_tokens,
+        Limits::default(),
+    );
+    let (input, user) = match prepared {
+        Ok(input) => {
+            let user = render_input(&shared.input_template, &input);
+            (Some(input), user)
+        }
+        Err(e) => (None, e.to_string()),
+    };
+    let estimated = estimate_tokens(shared.system.len() + user.len());
+    if shared.dry_run {
+        return match input {
+            Some(_) => outcome(row, "would_extract", None, estimated),
+            None => failed_outcome(row, 0, user),
+        };
+    }
+    let reserved = (estimated + ESTIMATED_OUTPUT_TOKENS) as u64;
+    if let Some(max) = shared.max_tokens {
+        let fits = shared
+            .tokens_used
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
+                (used + reserved <= max).then_some(used + reserved)
+            })
+            .is_ok();
+        if !fits {
+            return outcome(
+                row,
+                "deferred",
+                Some("token budget of this run reached".into()),
+                estimated,
+            );
+        }
+    }
+    let release = |actual: u64| {
+        if shared.max_tokens.is_some() {
+            shared.tokens_used.fetch_sub(reserved, Ordering::SeqCst);
+            shared.tokens_used.fetch_add(actual, Ordering::SeqCst);
+        }
+    };
+    let now = now_secs();
+    let opts = ClaimOptions {
+        force: shared.force,
+        ..Default::default()
+    };
+    let token = match jobs::try_claim_stage1(
+        store.conn_mut(),
+        &row.id,
+        &shared.worker_id,
+        row.updated_at,
+        opts,
+        now,
+    ) {
+        Ok(Claim::Claimed { token }) => token,
+        Ok(skip) => {
+            release(0);
+            let reason = match skip {
+                Claim::SkippedUpToDate => "up_to_date",
+                Claim::SkippedRunning => "running_elsewhere",
+                Claim::SkippedRetryBackoff { .. } => "in_backoff",
+                Claim::SkippedRetryExhausted => "retries_exhausted",
+                Claim::Claimed { .. } => unreachable!("handled above"),
+            };
+            return outcome(row, "skipped", Some(reason.into()), estimated);
+        }
+        Err(e) => {
+            release(0);
+            return failed_outcome(row, estimated, format!("claim: {e}"));
+        }
+    };
+    let result = match &input {
+        Some(input) => shared.backend.extract(&ExtractRequest {
+            system: &shared.system,
+            user: &user,
+            input,
+        }),
+        None => Err(Error::failed(user.clone())),
+    };
+    finalise(shared, store, row, &token, estimated, result, &release)
+}
+
+fn finalise(
+    shared: &Shared<'_>,
+    store: &mut Store,
+    row: &ThreadRow,
+    token: &str,
+    estimated: usize,
+    result: Result<backends::ExtractResult>,
+    release: &dyn Fn(u64),
+) -> SessionOutcome {
+    let now = now_secs();
+    let lost = || {
+        failed_outcome(
+            row,
+            estimated,
+            "lost the claim (its lease expired and another worker took it)".into(),
+        )
+    };
+    match result {
+        Err(e) => {
+            release(0);
+            let reason = crate::util::text::cut(&e.to_string(), 1000).to_string();
+            match jobs::mark_stage1_failed(
+                store.conn(),
+                &row.id,
+                token,
+                &reason,
+                jobs::RETRY_DELAY_SECONDS,
+                now,
+            ) {
+                Ok(true) => failed_outcome(row, estimated, reason),
+                Ok(false) => lost(),
+                Err(db) => failed_outcome(
+                    row,
+                    estimated,
+                    format!("{reason}; and recording it failed: {db}"),
+                ),
+            }
+        }
+        Ok(r) => {
+            release(r.tokens_in + r.tokens_out);
+            let output = redact_output(r.output);
+            let stored = if output.is_empty() {
+                jobs::mark_stage1_succeeded_no_output(store.conn_mut(), &row.id, token, now)
+            } else {
+                let meta = OutputMeta {
+                    backend: shared.backend.name().to_string(),
+                    model: shared.backend.model(),
+                    tokens_in: r.tokens_in as i64,
+                    tokens_out: r.tokens_out as i64,
+                };
+                jobs::mark_stage1_succeeded(
+                    store.conn_mut(),
+                    &row.id,
+                    token,
+                    row.updated_at,
+                    &output,
+                    &meta,
+                    now,
+                )
+            };
+            let kind = if output.is_empty() {
+                "no_output"
+            } else {
+                "succeeded"
+            };
+            match stored {
+                Ok(true) => SessionOutcome {
+                    tokens_in: r.tokens_in,
+                    tokens_out: r.tokens_out,
+                    ..outcome(row, kind, None, estimated)
+                },
+                Ok(false) => lost(),
+                Err(e) => failed_outcome(row, estimated, format!("storing the output: {e}")),
+            }
+        }
+    }
+}
+
+/// Redacts every field of a model's answer before it is stored.
+fn redact_output(o: StageOneOutput) -> StageOneOutput {
+    StageOneOutput {
+        raw_memory: redact(&o.raw_memory).into_owned(),
+        rollout_summary: redact(&o.rollout_summary).into_owned(),
+        rollout_slug: o.rollout_slug.map(|s| redact(&s).into_owned()),
+    }
+}
