@@ -83,6 +83,168 @@ pub enum Command {
     Status,
     /// Phase 1: turn eligible sessions into stage-1 memories (one model call each).
     Extract(ExtractArgs),
+    /// Write the selected memories into the memory folder (rollout_summaries/, raw_memories.md).
+    Sync(SyncArgs),
+    /// Show what changed in the memory folder since the last consolidation (git baseline).
+    Diff(DiffArgs),
+    /// Phase 2: consolidate the memory folder into MEMORY.md and memory_summary.md.
+    Consolidate(ConsolidateArgs),
+    /// Import the citations agents wrote in their replies, so used memories rank first and survive.
+    CiteImport(CiteImportArgs),
+    /// Delete stage-1 memories that nobody used for max_unused_days.
+    Prune(PruneArgs),
+    /// Print the memory block for an agent's context (read-path instructions + summary).
+    Inject(InjectArgs),
+    /// Write an ad-hoc note into memory; the next consolidation folds it in.
+    Note(NoteArgs),
+    /// Remove sessions from memory and never extract them again.
+    Forget(ForgetArgs),
+    /// Wipe all memories: stage-1 outputs, jobs and the memory folder's contents.
+    Reset(ResetArgs),
+    /// The nightly job: prune, cite-import, extract, sync, diff, consolidate.
+    Run(RunArgs),
+}
+
+/// `memkit run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Comma-separated subset of stages: prune, cite-import, extract, sync, diff, consolidate.
+    #[arg(long, value_name = "LIST")]
+    pub stages: Option<String>,
+    /// Wait for another running `memkit run` to finish instead of exiting.
+    #[arg(long)]
+    pub wait: bool,
+    /// Cap the run's model tokens: extraction stops claiming before it would exceed N.
+    #[arg(long, value_name = "N")]
+    pub max_tokens: Option<u64>,
+}
+
+/// `memkit cite-import`.
+#[derive(Debug, Args)]
+pub struct CiteImportArgs {
+    /// `-` reads one reply's text from stdin instead of scanning session logs.
+    pub input: Option<String>,
+    /// Scan sessions updated within this duration (default max_unused_days).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub since: Option<std::time::Duration>,
+}
+
+/// `memkit prune`.
+#[derive(Debug, Args)]
+pub struct PruneArgs {
+    /// Delete at most N outputs this run.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub limit: usize,
+    /// List what would be deleted; delete nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// Output formats of `memkit inject`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InjectFormat {
+    /// The block as text.
+    Text,
+    /// `{"memory_root", "truncated", "text"}`.
+    Json,
+    /// The JSON a Claude Code SessionStart hook returns to add context.
+    ClaudeHook,
+}
+
+/// `memkit inject`.
+#[derive(Debug, Args)]
+pub struct InjectArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = InjectFormat::Text)]
+    pub format: InjectFormat,
+    /// Put this project's section of "What's in Memory" first (default: none).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<std::path::PathBuf>,
+}
+
+/// `memkit note`.
+#[derive(Debug, Args)]
+pub struct NoteArgs {
+    /// The note; `-` or nothing reads it from stdin.
+    pub text: Option<String>,
+}
+
+/// `memkit forget`.
+#[derive(Debug, Args)]
+pub struct ForgetArgs {
+    /// Session ids (or unique prefixes) or session file paths.
+    #[arg(required_unless_present = "cwd")]
+    pub sessions: Vec<String>,
+    /// Every session that ran in this folder (or below it).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<std::path::PathBuf>,
+}
+
+/// `memkit reset`.
+#[derive(Debug, Args)]
+pub struct ResetArgs {
+    /// Confirm: without it nothing is deleted.
+    #[arg(long)]
+    pub yes: bool,
+}
+
+/// `memkit sync`.
+#[derive(Debug, Args)]
+pub struct SyncArgs {
+    /// List what would be written or removed; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// `memkit diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// Per-file counts of added and removed lines, like `git diff --stat`.
+    #[arg(long, conflicts_with = "name_status")]
+    pub stat: bool,
+    /// One `A|M|D<tab>path` line per change, like `git diff --name-status`.
+    #[arg(long)]
+    pub name_status: bool,
+    /// Exit with 1 when there are changes (0 when there are none), like `git diff --exit-code`.
+    #[arg(long)]
+    pub exit_code: bool,
+}
+
+/// Consolidation backends selectable on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConsolidateBackendArg {
+    /// Offline, deterministic merge (default).
+    Heuristic,
+    /// One structured-output model call ([consolidate] transport).
+    Model,
+    /// An external agent command run inside the memory folder.
+    Agent,
+}
+
+impl ConsolidateBackendArg {
+    /// The matching config value.
+    pub fn kind(self) -> crate::config::ConsolidateBackendKind {
+        use crate::config::ConsolidateBackendKind as K;
+        match self {
+            ConsolidateBackendArg::Heuristic => K::Heuristic,
+            ConsolidateBackendArg::Model => K::Model,
+            ConsolidateBackendArg::Agent => K::Agent,
+        }
+    }
+}
+
+/// `memkit consolidate`.
+#[derive(Debug, Args)]
+pub struct ConsolidateArgs {
+    /// Backend for this run (default: [consolidate] backend in the config).
+    #[arg(long, value_enum)]
+    pub backend: Option<ConsolidateBackendArg>,
+    /// Run even in cooldown, in backoff after a failure, or with the retry budget spent.
+    #[arg(long)]
+    pub force: bool,
+    /// Show what would be consolidated; take no lease, write nothing, call nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// Extraction backends selectable on the command line.

@@ -14,6 +14,11 @@ const EMBEDDED: &[(&str, &str)] = &[
         "stage_one_input.md",
         include_str!("../templates/stage_one_input.md"),
     ),
+    (
+        "consolidation.md",
+        include_str!("../templates/consolidation.md"),
+    ),
+    ("read_path.md", include_str!("../templates/read_path.md")),
 ];
 
 /// The text of template `name`: the user's override if present, else the embedded one.

@@ -1,8 +1,57 @@
 //! Messages for people on stderr; machine output goes to stdout.
 
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static QUIET: AtomicBool = AtomicBool::new(false);
+static RUN_LOG: Mutex<Option<File>> = Mutex::new(None);
+
+/// How many run logs are kept.
+pub const KEEP_RUN_LOGS: usize = 30;
+
+/// Starts a per-run log file in `dir` (every message also goes there) and
+/// deletes all but the newest [`KEEP_RUN_LOGS`]. Returns its path.
+pub fn start_run_log(dir: &Path, run_id: &str, now: i64) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let short: String = run_id.chars().take(8).collect();
+    let path = dir.join(format!(
+        "run-{}-{short}.log",
+        crate::util::time::file_stamp(now)
+    ));
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)?;
+    *RUN_LOG.lock().unwrap_or_else(|e| e.into_inner()) = Some(file);
+    let mut logs: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name().is_some_and(|n| {
+                n.to_string_lossy().starts_with("run-") && n.to_string_lossy().ends_with(".log")
+            })
+        })
+        .collect();
+    logs.sort();
+    let excess = logs.len().saturating_sub(KEEP_RUN_LOGS);
+    for old in &logs[..excess] {
+        let _ = std::fs::remove_file(old);
+    }
+    Ok(path)
+}
+
+/// Writes a line to the run log, if one is open.
+pub fn log_line(msg: &str) {
+    if let Some(f) = RUN_LOG.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        let _ = writeln!(
+            f,
+            "{} {msg}",
+            crate::util::time::rfc3339(crate::util::time::now_secs())
+        );
+    }
+}
 
 /// Silences informational messages (errors and warnings still print).
 pub fn set_quiet(quiet: bool) {
@@ -11,6 +60,7 @@ pub fn set_quiet(quiet: bool) {
 
 /// An informational line on stderr (suppressed by `--quiet`).
 pub fn info(msg: impl AsRef<str>) {
+    log_line(msg.as_ref());
     if !QUIET.load(Ordering::Relaxed) {
         eprintln!("{}", msg.as_ref());
     }
@@ -18,6 +68,7 @@ pub fn info(msg: impl AsRef<str>) {
 
 /// A warning on stderr.
 pub fn warn(msg: impl AsRef<str>) {
+    log_line(&format!("warning: {}", msg.as_ref()));
     eprintln!("memkit: warning: {}", msg.as_ref());
 }
 
@@ -32,7 +83,6 @@ pub fn json_line(value: &impl serde::Serialize) {
 /// Writes to stdout; a closed pipe (`memkit … | head`) ends the process quietly
 /// with exit code 0 instead of a panic.
 pub fn write_stdout(args: std::fmt::Arguments<'_>) {
-    use std::io::Write;
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_fmt(args) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {

@@ -1,7 +1,10 @@
 //! Extraction (phase 1) and consolidation (phase 2) backends behind one small
 //! trait per phase; the pipeline never knows which backend it talks to.
 
+pub mod agent;
+pub mod consolidate;
 pub mod heuristic;
+pub mod model_consolidate;
 pub mod model_extract;
 pub mod transport;
 

@@ -1,10 +1,20 @@
 //! One module per subcommand: parse-free glue between the CLI and the library.
 
+mod cite_import;
+mod consolidate;
+mod diff;
 mod extract;
+mod forget;
+mod inject;
+mod note;
+mod prune;
+mod reset;
+mod run;
 mod scan;
 mod sessions;
 mod show_session;
 mod status;
+mod sync;
 
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::config::{Config, LoadOptions};
@@ -64,5 +74,15 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::ShowSession(args) => show_session::run(&ctx, &args),
         Command::Status => status::run(&ctx),
         Command::Extract(args) => extract::run(&ctx, &args),
+        Command::Sync(args) => sync::run(&ctx, &args),
+        Command::Diff(args) => diff::run(&ctx, &args),
+        Command::Consolidate(args) => consolidate::run(&ctx, &args),
+        Command::CiteImport(args) => cite_import::run(&ctx, &args),
+        Command::Prune(args) => prune::run(&ctx, &args),
+        Command::Inject(args) => inject::run(&ctx, &args),
+        Command::Note(args) => note::run(&ctx, &args),
+        Command::Forget(args) => forget::run(&ctx, &args),
+        Command::Reset(args) => reset::run(&ctx, &args),
+        Command::Run(args) => run::run(&ctx, &args),
     }
 }

@@ -191,7 +191,7 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &ExtractOptions) -> Result<Ext
         system: templates::load(cfg, "stage_one_system.md")?,
         input_template: templates::load(cfg, "stage_one_input.md")?,
         db_path: store.path().to_path_buf(),
-        worker_id: format!("memkit-{}", std::process::id()),
+        worker_id: crate::util::process::worker_id(),
         force: opts.force,
         dry_run: opts.dry_run,
         max_tokens: opts.max_tokens,

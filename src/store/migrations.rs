@@ -109,6 +109,25 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX idx_runs_started_at ON runs(started_at DESC);
     "#,
+    // 2: which session files cite-import has read (size + mtime), so unchanged
+    // files are not read again.
+    r#"
+    CREATE TABLE cite_scans (
+        path        TEXT PRIMARY KEY,
+        size        INTEGER NOT NULL,
+        mtime_ns    INTEGER NOT NULL,
+        scanned_at  INTEGER NOT NULL
+    );
+    "#,
+    // 3: named locks (the `memkit run` lock).
+    r#"
+    CREATE TABLE locks (
+        name         TEXT PRIMARY KEY,
+        owner        TEXT NOT NULL,
+        acquired_at  INTEGER NOT NULL,
+        lease_until  INTEGER NOT NULL
+    );
+    "#,
 ];
 
 /// The schema version this build writes.

@@ -9,11 +9,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub mod jobs;
+pub mod locks;
 mod migrations;
 pub mod runs;
 pub mod session_files;
 pub mod stage1;
 pub mod threads;
+pub mod usage;
 
 pub use migrations::SCHEMA_VERSION;
 

@@ -218,3 +218,15 @@ pub fn apply_codex_state(
     )?;
     Ok(n > 0)
 }
+
+/// Marks sessions as forgotten (never extracted again); returns how many rows changed.
+pub fn set_forgotten(conn: &Connection, ids: &[String], at: i64) -> Result<usize> {
+    let mut n = 0;
+    for id in ids {
+        n += conn.execute(
+            "UPDATE threads SET forgotten_at = ?2 WHERE id = ?1",
+            params![id, at],
+        )?;
+    }
+    Ok(n)
+}

@@ -2,5 +2,6 @@
 
 pub mod fsx;
 pub mod ids;
+pub mod process;
 pub mod text;
 pub mod time;

@@ -6,6 +6,13 @@
 //! Every finalisation is guarded by the claim's ownership token: a worker whose
 //! lease expired and was taken over cannot overwrite the new owner's work.
 
+mod phase2;
+
+pub use phase2::{
+    Phase2Claim, Phase2ClaimOptions, Phase2Job, heartbeat_phase2, mark_phase2_failed,
+    mark_phase2_succeeded, phase2_job, try_claim_phase2,
+};
+
 use crate::error::Result;
 use crate::util::ids::new_uuid_v4;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -68,6 +75,7 @@ impl Default for ClaimOptions {
 
 struct JobRow {
     status: String,
+    worker_id: Option<String>,
     lease_until: Option<i64>,
     retry_at: Option<i64>,
     retry_remaining: i64,
@@ -107,7 +115,7 @@ pub fn try_claim_stage1(
     }
     let existing = tx
         .query_row(
-            "SELECT status, lease_until, retry_at, retry_remaining, input_watermark
+            "SELECT status, lease_until, retry_at, retry_remaining, input_watermark, worker_id
              FROM jobs WHERE kind = ?1 AND job_key = ?2",
             params![KIND_STAGE1, thread_id],
             |r| {
@@ -117,6 +125,7 @@ pub fn try_claim_stage1(
                     retry_at: r.get(2)?,
                     retry_remaining: r.get(3)?,
                     input_watermark: r.get(4)?,
+                    worker_id: r.get(5)?,
                 })
             },
         )
@@ -148,7 +157,13 @@ pub fn try_claim_stage1(
             )?;
         }
         Some(job) => {
-            if job.status == "running" && job.lease_until.is_some_and(|l| l > now) {
+            if job.status == "running"
+                && job.lease_until.is_some_and(|l| l > now)
+                && !job
+                    .worker_id
+                    .as_deref()
+                    .is_some_and(crate::util::process::worker_is_dead)
+            {
                 return Ok(Claim::SkippedRunning);
             }
             let advanced = source_updated_at > job.input_watermark.unwrap_or(-1);

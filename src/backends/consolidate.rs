@@ -1,0 +1,87 @@
+//! The phase-2 seam: what a consolidation backend gets and returns.
+
+use crate::error::Result;
+use crate::memory::files::SelectedOutput;
+use crate::memory::git::Change;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// A user note from `extensions/ad_hoc/notes/`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Note {
+    /// File name (`<YYYY-MM-DDTHH-MM-SS>-<slug>.md`).
+    pub file_name: String,
+    /// The note.
+    pub text: String,
+}
+
+/// Everything a consolidation may use.
+pub struct ConsolidationInput<'a> {
+    /// The memory folder.
+    pub root: &'a Path,
+    /// The selected stage-1 outputs, ascending thread id (as in `raw_memories.md`).
+    pub selection: &'a [SelectedOutput],
+    /// What changed since the last consolidation.
+    pub changes: &'a [Change],
+    /// The rendered `phase2_workspace_diff.md`.
+    pub diff_file: &'a str,
+    /// `MEMORY.md` before this run, if any.
+    pub previous_memory: Option<String>,
+    /// `memory_summary.md` before this run, if any.
+    pub previous_summary: Option<String>,
+    /// Every note in `extensions/ad_hoc/notes/`.
+    pub notes: &'a [Note],
+    /// Now, Unix seconds.
+    pub now: i64,
+}
+
+/// A skill the consolidation wants written to `skills/<name>/SKILL.md`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Skill {
+    /// Lower-case, hyphenated name (the folder).
+    pub name: String,
+    /// The `SKILL.md` text.
+    pub content: String,
+}
+
+/// New memory files proposed by a backend (validated before anything is written).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsolidatedFiles {
+    /// The new `MEMORY.md`.
+    pub memory_md: String,
+    /// The new `memory_summary.md`.
+    pub memory_summary_md: String,
+    /// Skills to write (all of `skills/` is replaced by these when `Some`).
+    #[serde(default)]
+    pub skills: Option<Vec<Skill>>,
+}
+
+/// What a backend did.
+pub enum Consolidation {
+    /// Files for memkit to validate and write.
+    Files(ConsolidatedFiles),
+    /// The backend edited the folder itself (an agent); memkit validates it.
+    WrittenInPlace,
+}
+
+/// A backend's answer with its token use.
+pub struct ConsolidateResult {
+    /// The files, or that they were written in place.
+    pub consolidation: Consolidation,
+    /// Input tokens.
+    pub tokens_in: u64,
+    /// Output tokens.
+    pub tokens_out: u64,
+}
+
+/// A phase-2 backend.
+pub trait Consolidator {
+    /// `heuristic`, `model` or `agent`.
+    fn name(&self) -> &'static str;
+    /// The model or program, for the record.
+    fn model(&self) -> String;
+    /// Consolidates.
+    fn consolidate(&self, input: &ConsolidationInput<'_>) -> Result<ConsolidateResult>;
+}

@@ -1,0 +1,681 @@
+//! `memory_summary.md`: `v1`, a short profile, the preferences (notes first),
+//! general tips and the routing index of `MEMORY.md`, always within
+//! [`MAX_SUMMARY_BYTES`]. When the full text is too long, the least important
+//! lines go first, oldest first: old days move to `### Older Memory Topics`
+//! without their descriptions, then old topics are dropped (every project stays
+//! named), then tips and preferences from the end. Lines are never cut.
+
+use super::digest::{Digest, Session, short_name};
+use super::memory_md::{NOTE_TAG, NOTES_GROUP};
+use super::tally::{Tallied, norm_key, sessions_phrase, tally};
+use crate::memory::validate::MAX_SUMMARY_BYTES;
+use crate::redact::redact;
+use crate::util::text::floor_char_boundary;
+use crate::util::time::date;
+use std::cmp::Reverse;
+
+/// Session preferences listed at most.
+const MAX_PREFERENCES: usize = 25;
+/// Tips listed at most.
+const MAX_TIPS: usize = 10;
+/// Keywords shown on a topic line at most.
+const MAX_KEYWORDS: usize = 8;
+/// Names listed in a mention before the rest are counted.
+const MAX_NAMES: usize = 5;
+/// Days kept in full before older topics are dropped.
+const RECENT_DAYS: usize = 3;
+/// What an empty section says.
+const NONE_YET: &str = "- none recorded yet\n";
+
+/// Renders `memory_summary.md`, redacted and at most [`MAX_SUMMARY_BYTES`].
+pub fn render(d: &Digest) -> String {
+    let parts = Parts::new(d);
+    let mut steps = parts.trim_plan().into_iter();
+    let mut view = View::full(&parts);
+    loop {
+        let text = parts.render(&view);
+        if text.len() <= MAX_SUMMARY_BYTES {
+            let clean = redact(&text);
+            if clean.len() <= MAX_SUMMARY_BYTES {
+                return clean.into_owned();
+            }
+        }
+        match steps.next() {
+            Some(step) => view.apply(step),
+            None => return cut_at_line(&redact(&text)),
+        }
+    }
+}
+
+/// The longest prefix within the budget that ends at a line end.
+fn cut_at_line(text: &str) -> String {
+    if text.len() <= MAX_SUMMARY_BYTES {
+        return text.to_string();
+    }
+    let head = &text[..floor_char_boundary(text, MAX_SUMMARY_BYTES)];
+    head[..head.rfind('\n').map_or(0, |i| i + 1)].to_string()
+}
+
+/// One `What's in Memory` entry: a session.
+#[derive(Debug, Clone)]
+struct Topic {
+    /// Index into [`Parts::projects`].
+    project: usize,
+    /// Index into [`Parts::dates`].
+    date: usize,
+    /// `- <task>: <keywords>`.
+    line: String,
+    /// `  - desc: …`, when the session has a description.
+    desc: Option<String>,
+}
+
+/// Everything the summary may show, ranked.
+struct Parts {
+    profile: String,
+    notes: Vec<String>,
+    preferences: Vec<String>,
+    tips: Vec<String>,
+    has_notes_group: bool,
+    projects: Vec<String>,
+    /// Distinct session dates, ascending.
+    dates: Vec<String>,
+    /// Topics, newest first.
+    topics: Vec<Topic>,
+    /// Topic indices, least important first: least cited, then oldest.
+    drop_order: Vec<usize>,
+}
+
+/// One trimming step.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    /// Move a day (index into [`Parts::dates`]) and all before it to older topics.
+    Demote(usize),
+    /// Hide a topic.
+    Drop(usize),
+    /// Show one tip fewer.
+    DropTip,
+    /// Show one session preference fewer.
+    DropPreference,
+    /// Show one note fewer.
+    DropNote,
+}
+
+/// How much of [`Parts`] is shown.
+struct View {
+    /// Days before this index are older topics.
+    older_dates: usize,
+    hidden: Vec<bool>,
+    tips: usize,
+    preferences: usize,
+    notes: usize,
+}
+
+impl View {
+    /// Everything shown.
+    fn full(p: &Parts) -> View {
+        View {
+            older_dates: 0,
+            hidden: vec![false; p.topics.len()],
+            tips: p.tips.len(),
+            preferences: p.preferences.len(),
+            notes: p.notes.len(),
+        }
+    }
+
+    /// Applies one trimming step.
+    fn apply(&mut self, step: Step) {
+        match step {
+            Step::Demote(date) => self.older_dates = self.older_dates.max(date + 1),
+            Step::Drop(topic) => self.hidden[topic] = true,
+            Step::DropTip => self.tips = self.tips.saturating_sub(1),
+            Step::DropPreference => self.preferences = self.preferences.saturating_sub(1),
+            Step::DropNote => self.notes = self.notes.saturating_sub(1),
+        }
+    }
+}
+
+impl Parts {
+    /// Gathers and ranks what the summary may show.
+    fn new(d: &Digest) -> Parts {
+        let projects: Vec<String> = d.projects.iter().map(|p| p.name.clone()).collect();
+        let mut dates: Vec<String> = d.sessions.iter().map(|s| date(s.updated_at)).collect();
+        dates.sort();
+        dates.dedup();
+        let (topics, drop_order) = topics(d, &projects, &dates);
+        Parts {
+            profile: profile(d),
+            notes: d
+                .notes
+                .preferences
+                .iter()
+                .map(|n| format!("- {} {NOTE_TAG}\n", n.text))
+                .collect(),
+            preferences: preferences(d),
+            tips: tips(d),
+            has_notes_group: !d.notes.is_empty(),
+            projects,
+            dates,
+            topics,
+            drop_order,
+        }
+    }
+
+    /// Trimming steps in order: days out of the recent list oldest first
+    /// until [`RECENT_DAYS`] remain, old topics away, then each remaining day
+    /// likewise (out of the list, its topics away), then tips, preferences and notes.
+    fn trim_plan(&self) -> Vec<Step> {
+        let kept_from = self.dates.len().saturating_sub(RECENT_DAYS);
+        let mut steps: Vec<Step> = (0..kept_from).map(Step::Demote).collect();
+        steps.extend(self.drops(|day| day < kept_from));
+        for day in kept_from..self.dates.len() {
+            steps.push(Step::Demote(day));
+            steps.extend(self.drops(|d| d == day));
+        }
+        steps.extend(std::iter::repeat_n(Step::DropTip, self.tips.len()));
+        steps.extend(std::iter::repeat_n(
+            Step::DropPreference,
+            self.preferences.len(),
+        ));
+        steps.extend(std::iter::repeat_n(Step::DropNote, self.notes.len()));
+        steps
+    }
+
+    /// Drop steps for the topics of the days `which` selects, least important first.
+    fn drops(&self, which: impl Fn(usize) -> bool) -> Vec<Step> {
+        self.drop_order
+            .iter()
+            .filter(|&&t| which(self.topics[t].date))
+            .map(|&t| Step::Drop(t))
+            .collect()
+    }
+
+    /// The summary as `v` shows it (not yet redacted).
+    fn render(&self, v: &View) -> String {
+        let mut out = format!(
+            "v1\n## User Profile\n{}\n\n## User preferences\n",
+            self.profile
+        );
+        let prefs: Vec<&String> = self.notes[..v.notes]
+            .iter()
+            .chain(&self.preferences[..v.preferences])
+            .collect();
+        push_list(&mut out, &prefs);
+        out.push_str("\n## General Tips\n");
+        push_list(&mut out, &self.tips[..v.tips].iter().collect::<Vec<_>>());
+        out.push_str("\n## What's in Memory\n");
+        out.push_str(&self.index(v));
+        out
+    }
+
+    /// The routing index under `## What's in Memory`.
+    fn index(&self, v: &View) -> String {
+        let mut out = String::new();
+        if self.has_notes_group {
+            out.push_str(&format!(
+                "### {NOTES_GROUP}\n- what the user wrote down: the {NOTES_GROUP} block of MEMORY.md\n"
+            ));
+        }
+        let shown = |t: &&Topic, older: bool| (t.date < v.older_dates) == older;
+        let visible: Vec<(usize, &Topic)> = self
+            .topics
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !v.hidden[*i])
+            .collect();
+        for (p, name) in self.projects.iter().enumerate() {
+            let recent: Vec<&Topic> = visible
+                .iter()
+                .map(|(_, t)| *t)
+                .filter(|t| t.project == p && shown(t, false))
+                .collect();
+            if !recent.is_empty() {
+                out.push_str(&format!("### {name}\n"));
+                out.push_str(&self.recent_days(&recent));
+            }
+        }
+        out.push_str(&self.older(v, &visible));
+        if out.is_empty() {
+            out.push_str("- nothing yet\n");
+        }
+        out
+    }
+
+    /// `#### <day>` groups of full topic entries (topics come newest first).
+    fn recent_days(&self, topics: &[&Topic]) -> String {
+        let mut out = String::new();
+        let mut day = None;
+        for t in topics {
+            if day != Some(t.date) {
+                out.push_str(&format!("#### {}\n", self.dates[t.date]));
+                day = Some(t.date);
+            }
+            out.push_str(&t.line);
+            out.push_str(t.desc.as_deref().unwrap_or(""));
+        }
+        out
+    }
+
+    /// `### Older Memory Topics`: compact entries by project, and the projects
+    /// no entry mentions any more.
+    fn older(&self, v: &View, visible: &[(usize, &Topic)]) -> String {
+        let unlisted: Vec<&str> = (0..self.projects.len())
+            .filter(|&p| !visible.iter().any(|(_, t)| t.project == p))
+            .map(|p| self.projects[p].as_str())
+            .collect();
+        let mut body = String::new();
+        if !unlisted.is_empty() {
+            body.push_str(&format!(
+                "- more projects in MEMORY.md: {}\n",
+                unlisted.join(", ")
+            ));
+        }
+        for (p, name) in self.projects.iter().enumerate() {
+            let lines: String = visible
+                .iter()
+                .filter(|(_, t)| t.project == p && t.date < v.older_dates)
+                .map(|(_, t)| t.line.as_str())
+                .collect();
+            if !lines.is_empty() {
+                body.push_str(&format!("#### {name}\n{lines}"));
+            }
+        }
+        if body.is_empty() {
+            body
+        } else {
+            format!("### Older Memory Topics\n{body}")
+        }
+    }
+}
+
+/// Bullets, or a line saying there are none.
+fn push_list(out: &mut String, lines: &[&String]) {
+    if lines.is_empty() {
+        out.push_str(NONE_YET);
+    }
+    for l in lines {
+        out.push_str(l);
+    }
+}
+
+/// Topics newest first, and the order in which to drop them.
+fn topics(d: &Digest, projects: &[String], dates: &[String]) -> (Vec<Topic>, Vec<usize>) {
+    let mut order: Vec<&Session> = d.sessions.iter().collect();
+    order.sort_by_key(|s| (Reverse(s.updated_at), Reverse(s.thread_id.as_str())));
+    let topics: Vec<Topic> = order
+        .iter()
+        .map(|s| Topic {
+            project: projects
+                .iter()
+                .position(|p| *p == s.cwd)
+                .unwrap_or_default(),
+            date: dates.binary_search(&date(s.updated_at)).unwrap_or_default(),
+            line: topic_line(s),
+            desc: description(s),
+        })
+        .collect();
+    let mut drop_order: Vec<usize> = (0..topics.len()).collect();
+    drop_order.sort_by_key(|&i| {
+        (
+            order[i].usage,
+            order[i].updated_at,
+            order[i].thread_id.as_str(),
+        )
+    });
+    (topics, drop_order)
+}
+
+/// `- <task>: <keywords>`.
+fn topic_line(s: &Session) -> String {
+    let keywords: Vec<&str> = s
+        .memory
+        .keywords
+        .iter()
+        .take(MAX_KEYWORDS)
+        .map(String::as_str)
+        .collect();
+    if keywords.is_empty() {
+        format!("- {}\n", s.task)
+    } else {
+        format!("- {}: {}\n", s.task, keywords.join(", "))
+    }
+}
+
+/// `  - desc: …` unless the description only repeats the task name.
+fn description(s: &Session) -> Option<String> {
+    let d = s.memory.description.as_deref()?;
+    (norm_key(d) != norm_key(&s.task)).then(|| format!("  - desc: {d}\n"))
+}
+
+/// Session preferences across all projects, most supported and newest first,
+/// without those a note already states.
+fn preferences(d: &Digest) -> Vec<String> {
+    let noted: Vec<String> = d
+        .notes
+        .preferences
+        .iter()
+        .map(|n| norm_key(&n.text))
+        .collect();
+    let mut entries: Vec<Tallied> = tally_all(d, |s| &s.memory.preferences);
+    entries.retain(|e| !noted.contains(&norm_key(&e.text)));
+    rank(d, &mut entries);
+    entries
+        .iter()
+        .take(MAX_PREFERENCES)
+        .map(|e| format!("- {} ({})\n", e.text, support(d, &e.members)))
+        .collect()
+}
+
+/// Failure lessons and working commands, most supported first (lessons win ties).
+fn tips(d: &Digest) -> Vec<String> {
+    let mut entries: Vec<(usize, Tallied)> = tally_all(d, |s| &s.memory.failures)
+        .into_iter()
+        .map(|e| (0, e))
+        .chain(
+            tally_all(d, |s| &s.memory.knowledge)
+                .into_iter()
+                .map(|e| (1, e)),
+        )
+        .collect();
+    entries.sort_by_key(|(kind, e)| {
+        (
+            Reverse(e.members.len()),
+            *kind,
+            Reverse(newest(d, &e.members)),
+        )
+    });
+    entries
+        .iter()
+        .take(MAX_TIPS)
+        .map(|(_, e)| format!("- {} ({})\n", e.text, support(d, &e.members)))
+        .collect()
+}
+
+/// De-duplicated bullets of one kind over all sessions.
+fn tally_all(d: &Digest, field: fn(&Session) -> &Vec<String>) -> Vec<Tallied> {
+    tally(
+        d.sessions
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| field(s).iter().map(move |b| (i, b.as_str()))),
+    )
+}
+
+/// Sorts entries by support (descending), then by their newest session.
+fn rank(d: &Digest, entries: &mut [Tallied]) {
+    entries.sort_by_key(|e| (Reverse(e.members.len()), Reverse(newest(d, &e.members))));
+}
+
+/// The newest update among sessions.
+fn newest(d: &Digest, members: &[usize]) -> i64 {
+    members
+        .iter()
+        .map(|&i| d.sessions[i].updated_at)
+        .max()
+        .unwrap_or_default()
+}
+
+/// `seen in 2 sessions across shop, api` / `seen in 1 session in shop`.
+fn support(d: &Digest, members: &[usize]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for &i in members {
+        let name = short_name(&d.sessions[i].cwd);
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let place = if names.len() == 1 { "in" } else { "across" };
+    format!(
+        "seen in {} {place} {}",
+        sessions_phrase(members.len()),
+        name_list(&names)
+    )
+}
+
+/// `a, b, c`, or `a, b, c, d, e and 3 more`.
+fn name_list(names: &[&str]) -> String {
+    let shown = names[..names.len().min(MAX_NAMES)].join(", ");
+    match names.len().saturating_sub(MAX_NAMES) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
+}
+
+/// Two or three conservative sentences drawn from the data.
+fn profile(d: &Digest) -> String {
+    let mut sentences = Vec::new();
+    if d.sessions.is_empty() {
+        sentences.push("No session has been consolidated yet.".to_string());
+    } else {
+        sentences.push(projects_sentence(d));
+        if let Some(tools) = tools_sentence(d) {
+            sentences.push(tools);
+        }
+    }
+    let notes = d.notes.preferences.len() + d.notes.forgets.len();
+    if notes > 0 {
+        let what = if notes == 1 {
+            "1 ad-hoc note".to_string()
+        } else {
+            format!("{notes} ad-hoc notes")
+        };
+        sentences.push(format!(
+            "The user wrote {what}; notes outrank what sessions suggest."
+        ));
+    }
+    sentences.join(" ")
+}
+
+/// Which projects, how many sessions, and the newest day.
+fn projects_sentence(d: &Digest) -> String {
+    let mut counts: Vec<(&str, usize)> = d
+        .projects
+        .iter()
+        .map(|p| (short_name(&p.name), p.sessions.len()))
+        .collect();
+    counts.sort_by_key(|&(name, n)| (Reverse(n), name));
+    let names: Vec<String> = counts
+        .iter()
+        .map(|(name, n)| format!("{name} ({n})"))
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let projects = if d.projects.len() == 1 {
+        "1 project".to_string()
+    } else {
+        format!("{} projects", d.projects.len())
+    };
+    let newest = d
+        .sessions
+        .iter()
+        .map(|s| s.updated_at)
+        .max()
+        .unwrap_or_default();
+    format!(
+        "Memory drawn from {} in {projects}: {}; the newest is from {}.",
+        sessions_phrase(d.sessions.len()),
+        name_list(&names),
+        date(newest)
+    )
+}
+
+/// The programs named in commands that worked or failed, by sessions.
+fn tools_sentence(d: &Digest) -> Option<String> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for s in &d.sessions {
+        let mut mine: Vec<String> = s
+            .memory
+            .knowledge
+            .iter()
+            .chain(&s.memory.failures)
+            .filter_map(|b| program(b))
+            .collect();
+        mine.sort();
+        mine.dedup();
+        for tool in mine {
+            match counts.iter_mut().find(|(t, _)| *t == tool) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((tool, 1)),
+            }
+        }
+    }
+    if counts.is_empty() {
+        return None;
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let names: Vec<String> = counts
+        .iter()
+        .map(|(t, n)| format!("{t} ({})", sessions_phrase(*n)))
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    Some(format!(
+        "Commands that recur in what worked or failed: {}.",
+        name_list(&names)
+    ))
+}
+
+/// The program of the first back-quoted command in a bullet.
+fn program(bullet: &str) -> Option<String> {
+    let quoted = bullet.split('`').nth(1)?;
+    let first = quoted.split_whitespace().next()?;
+    let name = first.rsplit('/').next().unwrap_or(first);
+    let plausible = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    plausible.then(|| name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backends::consolidate::Note;
+    use crate::backends::heuristic::digest::tests::output;
+
+    const DAY: i64 = 86_400;
+
+    fn raw(task: &str, pref: &str) -> String {
+        format!(
+            "---\ndescription: Worked on {task}.\ntask: {task}\nkeywords: {task}, tests\n---\n\
+             Preference signals:\n- {pref}\nReusable knowledge:\n- `cargo test` works in proj (tests)\n"
+        )
+    }
+
+    #[test]
+    fn renders_every_section_with_notes_first() {
+        let sel = [
+            output(
+                "t1",
+                Some("/w/shop"),
+                1_700_000_000,
+                &raw("fix login", "use pnpm"),
+            ),
+            output(
+                "t2",
+                Some("/w/api"),
+                1_700_000_000 + DAY,
+                &raw("add cart", "Use pnpm."),
+            ),
+            output(
+                "t3",
+                Some("/w/api"),
+                1_700_000_000 + DAY,
+                &raw("ship it", "answer briefly"),
+            ),
+        ];
+        let notes = [Note {
+            file_name: "n.md".into(),
+            text: "always run cargo fmt".into(),
+        }];
+        let s = render(&Digest::build(&sel, &notes));
+        assert!(s.starts_with("v1\n## User Profile\nMemory drawn from 3 sessions in 2 projects: api (2), shop (1); the newest is from 2023-11-15."), "{s}");
+        assert!(s.contains("Commands that recur in what worked or failed: cargo (3 sessions)."));
+        assert!(s.contains(
+            "## User preferences\n- always run cargo fmt [ad-hoc note]\n- use pnpm (seen in 2 sessions across shop, api)\n\
+             - answer briefly (seen in 1 session in api)\n\n## General Tips\n\
+             - `cargo test` works in proj (tests) (seen in 3 sessions across shop, api)\n"
+        ), "{s}");
+        assert!(s.contains(
+            "## What's in Memory\n### ad-hoc notes\n- what the user wrote down: the ad-hoc notes block of MEMORY.md\n\
+             ### /w/api\n#### 2023-11-15\n- ship it: ship it, tests\n  - desc: Worked on ship it.\n\
+             - add cart: add cart, tests\n  - desc: Worked on add cart.\n\
+             ### /w/shop\n#### 2023-11-14\n- fix login: fix login, tests\n"
+        ), "{s}");
+        assert!(!s.contains("Older Memory Topics"));
+    }
+
+    #[test]
+    fn empty_summary_has_the_four_headings() {
+        let s = render(&Digest::build(&[], &[]));
+        assert_eq!(
+            s,
+            "v1\n## User Profile\nNo session has been consolidated yet.\n\n## User preferences\n- none recorded yet\n\n\
+             ## General Tips\n- none recorded yet\n\n## What's in Memory\n- nothing yet\n"
+        );
+    }
+
+    #[test]
+    fn trimming_moves_old_days_then_drops_old_topics_but_names_every_project() {
+        let long = "x".repeat(250);
+        let sel: Vec<_> = (0..120)
+            .map(|i| {
+                let body = format!(
+                    "---\ndescription: {long}\ntask: task {i}\nkeywords: k{i} {long}\n---\n"
+                );
+                output(
+                    &format!("t{i:03}"),
+                    Some(&format!("/w/p{i:03}")),
+                    1_700_000_000 + i as i64 * DAY,
+                    &body,
+                )
+            })
+            .collect();
+        let s = render(&Digest::build(&sel, &[]));
+        assert!(s.len() <= MAX_SUMMARY_BYTES, "{}", s.len());
+        assert!(s.ends_with('\n'));
+        for i in 117..120 {
+            assert!(
+                s.contains(&format!("### /w/p{i:03}\n#### ")),
+                "the newest days stay in full"
+            );
+        }
+        assert!(!s.contains("\n### /w/p116\n"), "older days are compact");
+        assert!(
+            s.contains("### Older Memory Topics\n- more projects in MEMORY.md: /w/p000, /w/p001")
+        );
+        for i in 0..120 {
+            assert!(s.contains(&format!("/w/p{i:03}")), "project {i} is named");
+        }
+    }
+
+    #[test]
+    fn cited_sessions_are_dropped_last() {
+        let long = "y".repeat(400);
+        let mut sel: Vec<_> = (0..60)
+            .map(|i| {
+                let body =
+                    format!("---\ndescription: {long}\ntask: task {i}\nkeywords: {long}\n---\n");
+                output(
+                    &format!("t{i:03}"),
+                    Some("/w/one"),
+                    1_700_000_000 + i as i64 * DAY,
+                    &body,
+                )
+            })
+            .collect();
+        sel[0].usage_count = Some(3);
+        let s = render(&Digest::build(&sel, &[]));
+        assert!(s.len() <= MAX_SUMMARY_BYTES);
+        assert!(
+            s.contains("- task 0: "),
+            "the oldest but cited session survives"
+        );
+        assert!(!s.contains("- task 1: "), "an old uncited one goes");
+    }
+
+    #[test]
+    fn cuts_only_at_line_ends() {
+        let text = format!("v1\n{}\n{}\n", "a".repeat(6_000), "b".repeat(6_000));
+        assert_eq!(cut_at_line(&text), format!("v1\n{}\n", "a".repeat(6_000)));
+        assert_eq!(program("`./gradlew build` works"), Some("gradlew".into()));
+        assert_eq!(program("no command"), None);
+    }
+}

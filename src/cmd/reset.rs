@@ -1,0 +1,44 @@
+//! `memkit reset --yes`: wipes memories, keeps the session catalog.
+
+use super::Ctx;
+use crate::cli::ResetArgs;
+use crate::error::{Error, Result};
+use crate::memory::layout::clear_root;
+use crate::ui;
+
+/// Clears outputs, jobs and citations, and empties the memory folder.
+pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<i32> {
+    if !args.yes {
+        return Err(Error::usage(
+            "reset deletes every memory and the memory folder's contents; run `memkit reset --yes` to confirm",
+        ));
+    }
+    let root = &ctx.cfg.memory_root;
+    crate::memory::layout::refuse_symlinked_root(root)?;
+    let mut store = ctx.store()?;
+    let tx = store.conn_mut().transaction()?;
+    let outputs = tx.execute("DELETE FROM stage1_outputs", [])?;
+    let jobs = tx.execute("DELETE FROM jobs", [])?;
+    let citations = tx.execute("DELETE FROM citations", [])?;
+    tx.execute("DELETE FROM cite_scans", [])?;
+    tx.commit()?;
+    let entries = clear_root(root)?;
+    if ctx.json {
+        ui::json_line(&serde_json::json!({
+            "outputs_deleted": outputs, "jobs_deleted": jobs, "citations_deleted": citations,
+            "memory_root": root.display().to_string(), "entries_removed": entries,
+        }));
+    } else {
+        crate::outln!(
+            "reset: deleted {outputs} memories, {jobs} jobs and {citations} imported citations"
+        );
+        crate::outln!(
+            "reset: emptied {} ({entries} entries; the folder itself is kept)",
+            root.display()
+        );
+        crate::outln!(
+            "reset: the session catalog is kept; the next `memkit run` extracts eligible sessions again"
+        );
+    }
+    Ok(0)
+}

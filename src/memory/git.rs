@@ -1,0 +1,414 @@
+//! The memory folder's git baseline, through gix (no git CLI at run time).
+//!
+//! Unlike Codex, which resets to a single parentless commit, memkit keeps
+//! history: every successful consolidation is a new commit on top of the last,
+//! so `git log -p` shows how memory changed and `git revert` undoes a bad night.
+//! The index is written with file stats, so `git status` is clean afterwards.
+
+use super::WORKSPACE_DIFF_MD;
+use crate::error::{Error, IoContext, Result};
+use gix::ObjectId;
+use gix::objs::tree::EntryKind;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// One file as git sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileState {
+    /// Blob id.
+    pub oid: ObjectId,
+    /// Regular, executable or symlink.
+    pub kind: EntryKind,
+}
+
+/// Paths (relative, `/`-separated) to their state.
+pub type Snapshot = BTreeMap<String, FileState>;
+
+/// Called for every working-tree file with its path, state and bytes.
+type Visit<'a> = dyn FnMut(String, FileState, &[u8]) -> Result<()> + 'a;
+
+/// How a path changed since the baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Status {
+    /// New file.
+    #[serde(rename = "A")]
+    Added,
+    /// Content or mode changed.
+    #[serde(rename = "M")]
+    Modified,
+    /// Removed file.
+    #[serde(rename = "D")]
+    Deleted,
+}
+
+impl Status {
+    /// `A`, `M` or `D`.
+    pub fn letter(self) -> char {
+        match self {
+            Status::Added => 'A',
+            Status::Modified => 'M',
+            Status::Deleted => 'D',
+        }
+    }
+}
+
+/// One changed path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// Relative path.
+    pub path: String,
+    /// What happened.
+    pub status: Status,
+    /// The baseline's version.
+    pub old: Option<FileState>,
+    /// The working tree's version.
+    pub new: Option<FileState>,
+}
+
+/// The identity memkit commits as (cron has no git identity).
+const AUTHOR_NAME: &str = "memkit";
+const AUTHOR_EMAIL: &str = "memkit@localhost";
+
+fn git_err(context: &str) -> impl Fn(gix::Error) -> Error + '_ {
+    move |e| Error::failed(format!("{context}: {e}"))
+}
+
+/// The baseline repository of a memory folder.
+pub struct Baseline {
+    repo: gix::Repository,
+    root: PathBuf,
+}
+
+impl Baseline {
+    /// Opens the repository in `root`, creating it with a first commit of the
+    /// current files when missing, and recreating it when `.git` is broken
+    /// (not a folder, unreadable HEAD or tree). An unborn HEAD gets a first commit.
+    pub fn open_or_create(root: &Path) -> Result<Baseline> {
+        let git_dir = root.join(".git");
+        let usable = fs::symlink_metadata(&git_dir).is_ok_and(|m| m.is_dir())
+            && gix::open(root)
+                .ok()
+                .is_some_and(|repo| head_tree_readable(&repo));
+        let repo = if usable {
+            gix::open(root).map_err(git_err("opening the memory baseline"))?
+        } else {
+            match fs::symlink_metadata(&git_dir) {
+                Ok(m) if m.is_dir() => fs::remove_dir_all(&git_dir).at(&git_dir)?,
+                Ok(_) => fs::remove_file(&git_dir).at(&git_dir)?,
+                Err(_) => {}
+            }
+            gix::init(root).map_err(git_err("creating the memory baseline"))?
+        };
+        exclude_transient_files(&git_dir)?;
+        let baseline = Baseline {
+            repo,
+            root: root.to_path_buf(),
+        };
+        if baseline.head_commit()?.is_none() {
+            let snapshot = baseline.store_worktree()?;
+            baseline.commit(&snapshot, "memkit: baseline of the memory folder")?;
+        }
+        Ok(baseline)
+    }
+
+    /// The current HEAD commit (`None` on an unborn branch).
+    pub fn head_commit(&self) -> Result<Option<ObjectId>> {
+        let head = self.repo.head().map_err(git_err("reading HEAD"))?;
+        Ok(head.id().map(|id| id.detach()))
+    }
+
+    /// The files of the HEAD commit.
+    pub fn head_snapshot(&self) -> Result<Snapshot> {
+        let Some(commit) = self.head_commit()? else {
+            return Ok(Snapshot::new());
+        };
+        let tree = self
+            .repo
+            .find_commit(commit)
+            .and_then(|c| c.tree())
+            .map_err(git_err("reading the baseline tree"))?;
+        let entries = tree
+            .traverse()
+            .breadthfirst
+            .files()
+            .map_err(git_err("walking the baseline tree"))?;
+        Ok(entries
+            .into_iter()
+            .filter(|e| !e.mode.is_tree())
+            .map(|e| {
+                (
+                    e.filepath.to_string(),
+                    FileState {
+                        oid: e.oid,
+                        kind: e.mode.kind(),
+                    },
+                )
+            })
+            .collect())
+    }
+
+    /// The working tree as git would see it, hashing in memory (nothing written).
+    pub fn worktree_snapshot(&self) -> Result<Snapshot> {
+        let mut out = Snapshot::new();
+        self.walk(&mut |rel, state, _| {
+            out.insert(rel, state);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// The working tree, with every blob written to the object database so it
+    /// can be committed later even if the files change meanwhile.
+    pub fn store_worktree(&self) -> Result<Snapshot> {
+        let mut out = Snapshot::new();
+        self.walk(&mut |rel, state, bytes| {
+            self.repo
+                .write_blob(bytes)
+                .map_err(git_err("writing a blob"))?;
+            out.insert(rel, state);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    fn walk(&self, f: &mut Visit<'_>) -> Result<()> {
+        walk_dir(&self.root, &self.root, self.repo.object_hash(), f)
+    }
+
+    /// What changed between the baseline and the working tree, sorted by path.
+    pub fn changes(&self) -> Result<Vec<Change>> {
+        Ok(compare(&self.head_snapshot()?, &self.worktree_snapshot()?))
+    }
+
+    /// The bytes of a blob from the object database.
+    pub fn blob(&self, oid: ObjectId) -> Result<Vec<u8>> {
+        Ok(self
+            .repo
+            .find_blob(oid)
+            .map_err(git_err("reading a baseline blob"))?
+            .data
+            .clone())
+    }
+
+    /// The bytes of a working-tree file (a symlink's target for links).
+    pub fn worktree_bytes(&self, rel: &str, kind: EntryKind) -> Result<Vec<u8>> {
+        let path = self.root.join(rel);
+        if kind == EntryKind::Link {
+            let target = fs::read_link(&path).at(&path)?;
+            return Ok(target.to_string_lossy().into_owned().into_bytes());
+        }
+        fs::read(&path).at(&path)
+    }
+
+    /// Commits `snapshot` (whose blobs must be in the object database) on top
+    /// of HEAD and writes the index. Returns the new commit, or `None` when
+    /// the tree did not change.
+    pub fn commit(&self, snapshot: &Snapshot, message: &str) -> Result<Option<ObjectId>> {
+        let mut editor = self
+            .repo
+            .empty_tree()
+            .edit()
+            .map_err(git_err("building the tree"))?;
+        for (path, state) in snapshot {
+            editor
+                .upsert(path.as_str(), state.kind, state.oid)
+                .map_err(git_err("building the tree"))?;
+        }
+        let tree = editor
+            .write()
+            .map_err(git_err("writing the tree"))?
+            .detach();
+        let parent = self.head_commit()?;
+        let unchanged = match parent {
+            Some(p) => {
+                let parent_tree = self
+                    .repo
+                    .find_commit(p)
+                    .and_then(|c| c.tree_id())
+                    .map_err(git_err("reading the parent tree"))?;
+                parent_tree.detach() == tree
+            }
+            None => false,
+        };
+        let commit = if unchanged {
+            None
+        } else {
+            let signature = gix::actor::Signature {
+                name: AUTHOR_NAME.into(),
+                email: AUTHOR_EMAIL.into(),
+                time: gix::date::Time::now_local_or_utc(),
+            };
+            let mut buf = gix::date::parse::TimeBuf::default();
+            let sig = signature.to_ref(&mut buf);
+            let id = self
+                .repo
+                .commit_as(sig, sig, "HEAD", message, tree, parent)
+                .map_err(git_err("committing the memory baseline"))?;
+            Some(id.detach())
+        };
+        self.write_index(tree)?;
+        Ok(commit)
+    }
+
+    /// Writes the index for `tree`, with stat data for files whose content on
+    /// disk matches the tree (others are left for git to re-hash).
+    fn write_index(&self, tree: ObjectId) -> Result<()> {
+        let mut index = self
+            .repo
+            .index_from_tree(&tree)
+            .map_err(git_err("building the index"))?;
+        let hash = self.repo.object_hash();
+        for (entry, path) in index.entries_mut_with_paths() {
+            let abs = self.root.join(path.to_string());
+            // Stat before reading: a change in between makes git re-hash, never trust a stale entry.
+            let Ok(meta) = gix::index::fs::Metadata::from_path_no_follow(&abs) else {
+                continue;
+            };
+            let Ok(bytes) = read_for_hash(&abs) else {
+                continue;
+            };
+            let same = gix::objs::compute_hash(hash, gix::objs::Kind::Blob, &bytes)
+                .is_ok_and(|oid| oid == entry.id);
+            if same && let Ok(stat) = gix::index::entry::Stat::from_fs(&meta) {
+                entry.stat = stat;
+            }
+        }
+        index
+            .write(gix::index::write::Options::default())
+            .map_err(|e| Error::failed(format!("writing the memory index: {e}")))?;
+        Ok(())
+    }
+
+    /// The short id of the HEAD commit, for messages.
+    pub fn head_short(&self) -> Result<Option<String>> {
+        Ok(self
+            .head_commit()?
+            .map(|id| id.to_hex_with_len(7).to_string()))
+    }
+}
+
+/// Lists the transient diff file in `.git/info/exclude`, so a human's
+/// `git status` does not report it while it exists.
+fn exclude_transient_files(git_dir: &Path) -> Result<()> {
+    let path = git_dir.join("info").join("exclude");
+    let current = fs::read_to_string(&path).unwrap_or_default();
+    let line = format!("/{WORKSPACE_DIFF_MD}");
+    if current.lines().any(|l| l.trim() == line) {
+        return Ok(());
+    }
+    let mut text = current;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str("# written by memkit before a consolidation, removed after\n");
+    text.push_str(&line);
+    text.push('\n');
+    crate::util::fsx::write_atomic(&path, text.as_bytes())
+}
+
+fn head_tree_readable(repo: &gix::Repository) -> bool {
+    match repo.head() {
+        Ok(head) => match head.id() {
+            Some(id) => repo.find_commit(id.detach()).and_then(|c| c.tree()).is_ok(),
+            None => true,
+        },
+        Err(_) => false,
+    }
+}
+
+/// File content as git hashes it: the bytes, or a symlink's target.
+fn read_for_hash(path: &Path) -> std::io::Result<Vec<u8>> {
+    let meta = fs::symlink_metadata(path)?;
+    if meta.file_type().is_symlink() {
+        Ok(fs::read_link(path)?
+            .to_string_lossy()
+            .into_owned()
+            .into_bytes())
+    } else {
+        fs::read(path)
+    }
+}
+
+fn walk_dir(root: &Path, dir: &Path, hash: gix::hash::Kind, f: &mut Visit<'_>) -> Result<()> {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .at(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        let rel = path
+            .strip_prefix(root)
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        if rel == ".git" || rel == WORKSPACE_DIFF_MD {
+            continue;
+        }
+        let meta = fs::symlink_metadata(&path).at(&path)?;
+        let kind = if meta.file_type().is_symlink() {
+            EntryKind::Link
+        } else if meta.is_dir() {
+            walk_dir(root, &path, hash, f)?;
+            continue;
+        } else if !meta.is_file() {
+            continue;
+        } else if std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o111 != 0 {
+            EntryKind::BlobExecutable
+        } else {
+            EntryKind::Blob
+        };
+        let bytes = read_for_hash(&path).at(&path)?;
+        let oid = gix::objs::compute_hash(hash, gix::objs::Kind::Blob, &bytes)
+            .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
+        f(rel, FileState { oid, kind }, &bytes)?;
+    }
+    Ok(())
+}
+
+/// The A/M/D changes from `old` to `new`, sorted by path.
+pub fn compare(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
+    let mut out = Vec::new();
+    for (path, o) in old {
+        match new.get(path) {
+            None => out.push(Change {
+                path: path.clone(),
+                status: Status::Deleted,
+                old: Some(*o),
+                new: None,
+            }),
+            Some(n) if n != o => out.push(Change {
+                path: path.clone(),
+                status: Status::Modified,
+                old: Some(*o),
+                new: Some(*n),
+            }),
+            Some(_) => {}
+        }
+    }
+    for (path, n) in new {
+        if !old.contains_key(path) {
+            out.push(Change {
+                path: path.clone(),
+                status: Status::Added,
+                old: None,
+                new: Some(*n),
+            });
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// The short id and message of the baseline's HEAD commit, without creating
+/// or repairing anything (for `memkit status`).
+pub fn describe_head(root: &Path) -> Option<(String, String)> {
+    if !fs::symlink_metadata(root.join(".git")).is_ok_and(|m| m.is_dir()) {
+        return None;
+    }
+    let repo = gix::open(root).ok()?;
+    let id = repo.head().ok()?.id()?.detach();
+    let commit = repo.find_commit(id).ok()?;
+    let message = commit.message_raw_sloppy().to_string();
+    let first = message.lines().next().unwrap_or("").to_string();
+    Some((id.to_hex_with_len(7).to_string(), first))
+}

@@ -1,0 +1,211 @@
+//! Keeping the memory folder safe: a symlinked root is refused, symlinks
+//! inside are removed without being followed, managed folders are real
+//! folders, and every file is written atomically inside the root.
+
+use super::{EXTENSIONS_DIR, ROLLOUT_SUMMARIES_DIR};
+use crate::error::{Error, IoContext, Result};
+use crate::util::fsx::{is_symlink, write_atomic};
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+/// Refuses a symlinked root; creates the root and its managed folders.
+///
+/// Returns the symlinks that were found inside the root and removed (never followed).
+pub fn ensure_layout(root: &Path) -> Result<Vec<PathBuf>> {
+    refuse_symlinked_root(root)?;
+    fs::create_dir_all(root).at(root)?;
+    let removed = remove_symlinks(root)?;
+    for dir in [ROLLOUT_SUMMARIES_DIR, EXTENSIONS_DIR] {
+        fs::create_dir_all(root.join(dir)).at(&root.join(dir))?;
+    }
+    Ok(removed)
+}
+
+/// Errors when `root` itself is a symbolic link.
+pub fn refuse_symlinked_root(root: &Path) -> Result<()> {
+    if is_symlink(root) {
+        return Err(Error::failed(format!(
+            "refusing to use the memory folder {}: it is a symbolic link (point memory_root at the real folder)",
+            root.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Removes every symbolic link under `root` (outside `.git`), without following any.
+pub fn remove_symlinks(root: &Path) -> Result<Vec<PathBuf>> {
+    let mut removed = Vec::new();
+    walk_links(root, &mut removed)?;
+    for link in &removed {
+        fs::remove_file(link).at(link)?;
+    }
+    Ok(removed)
+}
+
+fn walk_links(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.file_name().is_some_and(|n| n == ".git") {
+            continue;
+        }
+        let meta = fs::symlink_metadata(&path).at(&path)?;
+        if meta.file_type().is_symlink() {
+            out.push(path);
+        } else if meta.is_dir() {
+            walk_links(&path, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// Resolves `rel` (a path derived from data: a slug, a skill name) under
+/// `root`, refusing anything that could escape it: absolute paths, `..`,
+/// empty or dot components, and symlinks on the way.
+pub fn safe_join(root: &Path, rel: &str) -> Result<PathBuf> {
+    let rel_path = Path::new(rel);
+    let mut out = root.to_path_buf();
+    let mut parts = 0;
+    for c in rel_path.components() {
+        match c {
+            Component::Normal(name) => {
+                let s = name.to_string_lossy();
+                if s.starts_with('.') {
+                    return Err(escape(rel));
+                }
+                out.push(name);
+                parts += 1;
+                if is_symlink(&out) {
+                    return Err(Error::failed(format!(
+                        "{}: refusing to write through a symbolic link",
+                        out.display()
+                    )));
+                }
+            }
+            _ => return Err(escape(rel)),
+        }
+    }
+    if parts == 0 {
+        return Err(escape(rel));
+    }
+    Ok(out)
+}
+
+fn escape(rel: &str) -> Error {
+    Error::failed(format!(
+        "refusing path {rel:?}: it would leave the memory folder"
+    ))
+}
+
+/// Writes `rel` under `root` atomically, refusing paths that escape the root.
+pub fn write_file(root: &Path, rel: &str, bytes: &[u8]) -> Result<PathBuf> {
+    let path = safe_join(root, rel)?;
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).at(parent)?;
+    }
+    write_atomic(&path, bytes)?;
+    Ok(path)
+}
+
+/// Deletes everything inside `root` (folders recursively, files and links
+/// unlinked without being followed) and keeps the empty root. A symlinked
+/// root is refused and its target left alone. Returns how many entries went.
+pub fn clear_root(root: &Path) -> Result<usize> {
+    refuse_symlinked_root(root)?;
+    if !root.exists() {
+        fs::create_dir_all(root).at(root)?;
+        return Ok(0);
+    }
+    let mut removed = 0;
+    for entry in fs::read_dir(root).at(root)?.flatten() {
+        let path = entry.path();
+        let meta = fs::symlink_metadata(&path).at(&path)?;
+        if meta.is_dir() {
+            fs::remove_dir_all(&path).at(&path)?;
+        } else {
+            fs::remove_file(&path).at(&path)?;
+        }
+        removed += 1;
+    }
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp() -> PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("memkit-layout-{}", crate::util::ids::new_uuid_v4()));
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn symlinked_root_is_refused_and_target_untouched() {
+        let base = temp();
+        let target = base.join("real");
+        fs::create_dir_all(&target).unwrap();
+        fs::write(target.join("keep.md"), "x").unwrap();
+        let link = base.join("memories");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let err = ensure_layout(&link).unwrap_err();
+        assert!(err.to_string().contains("symbolic link"));
+        assert_eq!(fs::read_dir(&target).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn symlinks_inside_are_removed_not_followed() {
+        let base = temp();
+        let outside = base.join("outside.txt");
+        fs::write(&outside, "secret").unwrap();
+        let root = base.join("memories");
+        fs::create_dir_all(root.join("skills")).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("skills/evil.md")).unwrap();
+        let removed = ensure_layout(&root).unwrap();
+        assert_eq!(removed, vec![root.join("skills/evil.md")]);
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "secret");
+        assert!(root.join("rollout_summaries").is_dir());
+    }
+
+    #[test]
+    fn clearing_keeps_the_root_and_refuses_links() {
+        let base = temp();
+        let root = base.join("memories");
+        fs::create_dir_all(root.join(".git/objects")).unwrap();
+        fs::write(root.join("MEMORY.md"), "x").unwrap();
+        let outside = base.join("keep.txt");
+        fs::write(&outside, "keep").unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("link.md")).unwrap();
+        assert_eq!(clear_root(&root).unwrap(), 3);
+        assert!(root.is_dir() && fs::read_dir(&root).unwrap().count() == 0);
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "keep");
+        let link = base.join("linked-root");
+        std::os::unix::fs::symlink(&base, &link).unwrap();
+        assert!(clear_root(&link).is_err());
+        assert!(outside.exists());
+    }
+
+    #[test]
+    fn data_derived_paths_cannot_escape() {
+        let root = temp();
+        for bad in [
+            "../x.md",
+            "/etc/passwd",
+            "a/../../b",
+            "",
+            ".git/config",
+            "skills/.hidden/x",
+        ] {
+            assert!(safe_join(&root, bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            safe_join(&root, "skills/a/SKILL.md").unwrap(),
+            root.join("skills/a/SKILL.md")
+        );
+        std::os::unix::fs::symlink("/tmp", root.join("skills")).unwrap();
+        assert!(write_file(&root, "skills/a/SKILL.md", b"x").is_err());
+    }
+}

@@ -1,0 +1,109 @@
+//! Checks on consolidated artifacts before they become the new baseline.
+
+use super::layout::remove_symlinks;
+use super::{MEMORY_MD, MEMORY_SUMMARY_MD};
+use crate::error::{Error, IoContext, Result};
+use std::fs;
+use std::path::Path;
+
+/// Largest `memory_summary.md`, so the 2,500-token read budget never cuts it.
+pub const MAX_SUMMARY_BYTES: usize = 10_000;
+
+/// Checks the content of a proposed `MEMORY.md` and `memory_summary.md`.
+pub fn validate_files(memory_md: &str, summary: &str) -> Result<()> {
+    if memory_md.trim().is_empty() {
+        return Err(Error::failed("MEMORY.md is empty"));
+    }
+    if summary.lines().next() != Some("v1") {
+        return Err(Error::failed(
+            "memory_summary.md must start with the line `v1`",
+        ));
+    }
+    if summary.len() > MAX_SUMMARY_BYTES {
+        return Err(Error::failed(format!(
+            "memory_summary.md is {} bytes; at most {MAX_SUMMARY_BYTES} fit the read budget",
+            summary.len()
+        )));
+    }
+    let lower = summary.to_lowercase();
+    for group in task_groups(memory_md) {
+        let last = group
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(&group)
+            .to_lowercase();
+        if !lower.contains(&group.to_lowercase()) && !lower.contains(&last) {
+            return Err(Error::failed(format!(
+                "MEMORY.md has the task group {group:?}, which memory_summary.md does not mention"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The names of the `# Task Group:` headings of a `MEMORY.md`.
+pub fn task_groups(memory_md: &str) -> Vec<String> {
+    memory_md
+        .lines()
+        .filter_map(|l| l.strip_prefix("# Task Group:"))
+        .map(|g| g.trim().to_string())
+        .filter(|g| !g.is_empty())
+        .collect()
+}
+
+/// Checks the folder after a backend edited it in place: `MEMORY.md` is a
+/// regular file, the summary is valid, and no symbolic link was created
+/// (any found is removed, and the run fails).
+pub fn validate_folder(root: &Path) -> Result<()> {
+    let links = remove_symlinks(root)?;
+    if !links.is_empty() {
+        let names: Vec<String> = links.iter().map(|l| l.display().to_string()).collect();
+        return Err(Error::failed(format!(
+            "the backend created symbolic links (removed): {}",
+            names.join(", ")
+        )));
+    }
+    check_artifacts(root)
+}
+
+/// Whether the current artifacts are valid, without touching the folder.
+pub fn check_artifacts(root: &Path) -> Result<()> {
+    let memory_path = root.join(MEMORY_MD);
+    let is_file = fs::symlink_metadata(&memory_path).is_ok_and(|m| m.is_file());
+    if !is_file {
+        return Err(Error::failed("MEMORY.md is missing or not a regular file"));
+    }
+    let memory = fs::read_to_string(&memory_path).at(&memory_path)?;
+    let summary_path = root.join(MEMORY_SUMMARY_MD);
+    let summary_is_file = fs::symlink_metadata(&summary_path).is_ok_and(|m| m.is_file());
+    if !summary_is_file {
+        return Err(Error::failed(
+            "memory_summary.md is missing or not a regular file",
+        ));
+    }
+    let summary = fs::read_to_string(&summary_path).at(&summary_path)?;
+    validate_files(&memory, &summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_rules() {
+        let memory = "# Task Group: /home/dev/shop\nscope: x\n";
+        assert!(validate_files(memory, "v1\n## What's in Memory\n### shop\n").is_ok());
+        assert!(validate_files(memory, "v2\nshop\n").is_err());
+        assert!(validate_files(memory, " v1\nshop").is_err());
+        assert!(validate_files(memory, "v1\nnothing about it\n").is_err());
+        let big = format!("v1\nshop\n{}", "x".repeat(MAX_SUMMARY_BYTES));
+        assert!(
+            validate_files(memory, &big)
+                .unwrap_err()
+                .to_string()
+                .contains("bytes")
+        );
+        assert!(validate_files("", "v1\n").is_err());
+    }
+}

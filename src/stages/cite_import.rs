@@ -1,0 +1,148 @@
+//! `memkit cite-import`: reads the citation blocks agents put at the end of
+//! their replies and bumps the usage of the cited memories, exactly once per
+//! citing reply, dated at the reply (not at the import).
+
+use crate::config::Config;
+use crate::error::Result;
+use crate::readpath::citations::parse_citations;
+use crate::sources::{Event, ReadOptions, Role, Tool, stream_session};
+use crate::store::{Store, threads, usage};
+use crate::util::ids::is_uuid;
+use serde::Serialize;
+use std::path::Path;
+
+/// What an import did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CiteImportReport {
+    /// Session files read (unchanged files are skipped).
+    pub sessions_scanned: usize,
+    /// Assistant replies read.
+    pub replies_scanned: usize,
+    /// Replies with a citation block.
+    pub citations_found: usize,
+    /// Replies imported in an earlier run.
+    pub already_imported: usize,
+    /// Usage increments applied (one per cited memory per reply).
+    pub outputs_bumped: usize,
+    /// Cited thread ids with no stored memory.
+    pub unknown_ids: usize,
+    /// Cited ids that are not thread UUIDs (ignored).
+    pub invalid_ids: usize,
+    /// Files that could not be read.
+    pub errors: Vec<String>,
+}
+
+impl crate::stages::StageOutcome for CiteImportReport {
+    fn outcome(&self) -> &'static str {
+        if self.errors.is_empty() {
+            "ok"
+        } else {
+            "partial"
+        }
+    }
+
+    fn counts(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+}
+
+impl CiteImportReport {
+    /// Imports the citations of one reply.
+    fn reply(
+        &mut self,
+        store: &mut Store,
+        source_key: &str,
+        line: i64,
+        reply_at: i64,
+        text: &str,
+        now: i64,
+    ) -> Result<()> {
+        self.replies_scanned += 1;
+        let Some(citation) = parse_citations(text) else {
+            return Ok(());
+        };
+        self.citations_found += 1;
+        let (valid, invalid): (Vec<String>, Vec<String>) =
+            citation.rollout_ids.into_iter().partition(|id| is_uuid(id));
+        self.invalid_ids += invalid.len();
+        let valid: Vec<String> = valid
+            .into_iter()
+            .map(|id| id.to_ascii_lowercase())
+            .collect();
+        match usage::import_reply(store.conn_mut(), source_key, line, reply_at, &valid, now)? {
+            Some(b) => {
+                self.outputs_bumped += b.bumped;
+                self.unknown_ids += b.unknown;
+            }
+            None => self.already_imported += 1,
+        }
+        Ok(())
+    }
+}
+
+/// Imports from the sessions updated within `since_secs`.
+pub fn run(cfg: &Config, store: &mut Store, since_secs: i64, now: i64) -> Result<CiteImportReport> {
+    crate::catalog::scan(cfg, store)?;
+    let mut report = CiteImportReport::default();
+    for row in threads::list(store.conn())? {
+        if !row.present || row.updated_at < now - since_secs {
+            continue;
+        }
+        if usage::scanned_unchanged(
+            store.conn(),
+            &row.rollout_path,
+            row.file_size,
+            row.file_mtime_ns,
+        )? {
+            continue;
+        }
+        let Some(tool) = Tool::parse(&row.tool) else {
+            continue;
+        };
+        let mut replies: Vec<(i64, i64, String)> = Vec::new();
+        let opts = ReadOptions {
+            max_output_bytes: Some(0),
+            max_message_bytes: None,
+        };
+        let read = stream_session(Path::new(&row.rollout_path), tool, opts, &mut |e| {
+            if let Event::Message(m) = e
+                && m.role == Role::Assistant
+            {
+                let at = m.at.map_or(row.updated_at, |ms| ms / 1000);
+                replies.push((m.line as i64, at, m.text));
+            }
+        });
+        if let Err(e) = read {
+            report.errors.push(e.to_string());
+            continue;
+        }
+        report.sessions_scanned += 1;
+        for (line, at, text) in replies {
+            report.reply(store, &row.id, line, at, &text, now)?;
+        }
+        usage::record_scan(
+            store.conn(),
+            &row.rollout_path,
+            row.file_size,
+            row.file_mtime_ns,
+            now,
+        )?;
+    }
+    Ok(report)
+}
+
+/// Imports citations from text given directly (stdin); the text is keyed by
+/// its content, so the same text is counted once however often it is piped in.
+pub fn import_text(store: &mut Store, text: &str, now: i64) -> Result<CiteImportReport> {
+    let mut report = CiteImportReport::default();
+    let key = format!("stdin:{:016x}", fnv1a(text.as_bytes()));
+    report.reply(store, &key, 0, now, text, now)?;
+    Ok(report)
+}
+
+/// FNV-1a, 64 bit: a stable content key (not a security hash).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ *b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}

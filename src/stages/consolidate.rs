@@ -1,0 +1,467 @@
+//! Phase 2, `memkit consolidate`: under a global lease with a heartbeat, sync
+//! the inputs, diff the folder against its baseline, run the backend when
+//! something changed (or the artifacts are invalid), validate, commit the new
+//! baseline on top of history and record which snapshots were consolidated.
+//!
+//! Failure leaves the previous `MEMORY.md`, `memory_summary.md` and `skills/`
+//! byte-identical. Files a user changed while the backend ran are committed at
+//! their state from the start of the run, so the next diff shows the edits
+//! instead of the baseline swallowing them.
+
+use crate::backends::consolidate::{
+    ConsolidatedFiles, Consolidation, ConsolidationInput, Consolidator, Note,
+};
+use crate::config::{Config, ConsolidateBackendKind};
+use crate::error::{Error, IoContext, Result};
+use crate::memory::git::Snapshot;
+use crate::memory::validate::{check_artifacts, validate_files, validate_folder};
+use crate::memory::{
+    MEMORY_MD, MEMORY_SUMMARY_MD, SKILLS_DIR, WORKSPACE_DIFF_MD, extensions, layout,
+};
+use crate::stages::diff::{inspect, remove_diff_file, write_diff_file};
+use crate::stages::keepalive::Keepalive;
+use crate::store::Store;
+use crate::store::jobs::{self, Phase2Claim, Phase2ClaimOptions};
+use crate::util::time::now_secs;
+use serde::Serialize;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How often the lease is extended while the backend runs.
+const HEARTBEAT: Duration = Duration::from_secs(90);
+
+/// How to consolidate.
+#[derive(Debug, Clone, Default)]
+pub struct ConsolidateOptions {
+    /// Backend override (`--backend`).
+    pub backend: Option<ConsolidateBackendKind>,
+    /// Ignore cooldown, backoff and an exhausted retry budget.
+    pub force: bool,
+    /// The run id recorded in the commit message.
+    pub run_id: String,
+}
+
+/// What a consolidation did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ConsolidateReport {
+    /// `consolidated`, `no_changes`, `locked`, `cooldown`, `backoff`, `retries_exhausted` or `failed`.
+    pub outcome: &'static str,
+    /// Backend name.
+    pub backend: String,
+    /// Model or program.
+    pub model: String,
+    /// Stage-1 outputs consolidated.
+    pub inputs: usize,
+    /// Changed paths since the last baseline.
+    pub changes: usize,
+    /// The new baseline commit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// Who holds the lease, when locked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lock_holder: Option<String>,
+    /// Until when (lease, cooldown or backoff), Unix seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until: Option<i64>,
+    /// The error of a failed run (or the last one, when skipped).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Files a user changed during the run, left for the next consolidation.
+    pub edits_during_run: Vec<String>,
+    /// Model input tokens.
+    pub tokens_in: u64,
+    /// Model output tokens.
+    pub tokens_out: u64,
+}
+
+impl crate::stages::StageOutcome for ConsolidateReport {
+    fn outcome(&self) -> &'static str {
+        match self.outcome {
+            "failed" => "failed",
+            "consolidated" | "no_changes" => "ok",
+            _ => "skipped",
+        }
+    }
+
+    fn counts(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+
+    fn tokens(&self) -> (u64, u64) {
+        (self.tokens_in, self.tokens_out)
+    }
+}
+
+/// Builds the configured (or overridden) consolidation backend.
+pub fn build_backend(
+    cfg: &Config,
+    kind: Option<ConsolidateBackendKind>,
+) -> Result<Box<dyn Consolidator>> {
+    let c = &cfg.consolidate;
+    let prompt = || -> Result<String> {
+        let template = crate::templates::load(cfg, "consolidation.md")?;
+        Ok(crate::templates::render(
+            &template,
+            &[
+                ("memory_root", &cfg.memory_root.display().to_string()),
+                ("diff_file", WORKSPACE_DIFF_MD),
+            ],
+        ))
+    };
+    Ok(match kind.unwrap_or(c.backend) {
+        ConsolidateBackendKind::Heuristic => {
+            Box::new(crate::backends::heuristic::HeuristicConsolidator)
+        }
+        ConsolidateBackendKind::Model => {
+            let transport = crate::backends::transport::build(
+                &crate::backends::transport::TransportSettings {
+                    kind: c.transport,
+                    model: c.model.clone(),
+                    base_url: c.base_url.clone(),
+                    api_key_env: c.api_key_env.clone(),
+                    command: c.command.clone(),
+                    timeout: c.timeout,
+                    max_retries: 2,
+                    default_openai_model: "gpt-5.4",
+                },
+            )?;
+            Box::new(crate::backends::model_consolidate::ModelConsolidator::new(
+                transport,
+                prompt()?,
+                c.input_tokens,
+            ))
+        }
+        ConsolidateBackendKind::Agent => Box::new(crate::backends::agent::AgentConsolidator::new(
+            c.agent_command.clone(),
+            prompt()?,
+            c.timeout,
+        )?),
+    })
+}
+
+/// Runs phase 2.
+pub fn run(
+    cfg: &Config,
+    store: &mut Store,
+    opts: &ConsolidateOptions,
+) -> Result<ConsolidateReport> {
+    let backend = build_backend(cfg, opts.backend)?;
+    let mut report = ConsolidateReport {
+        backend: backend.name().to_string(),
+        model: backend.model(),
+        ..Default::default()
+    };
+    let worker = crate::util::process::worker_id();
+    let max_retries = cfg.consolidate.max_retries as i64;
+    let claim = jobs::try_claim_phase2(
+        store.conn_mut(),
+        &worker,
+        Phase2ClaimOptions {
+            lease_secs: jobs::LEASE_SECONDS,
+            cooldown_secs: cfg.consolidate.cooldown.as_secs() as i64,
+            max_retries,
+            force: opts.force,
+        },
+        now_secs(),
+    )?;
+    let (token, watermark) = match claim {
+        Phase2Claim::Claimed {
+            token,
+            input_watermark,
+        } => (token, input_watermark),
+        Phase2Claim::Running {
+            worker,
+            lease_until,
+        } => {
+            report.outcome = "locked";
+            report.lock_holder = worker;
+            report.until = Some(lease_until);
+            return Ok(report);
+        }
+        Phase2Claim::Cooldown { until } => {
+            report.outcome = "cooldown";
+            report.until = Some(until);
+            return Ok(report);
+        }
+        Phase2Claim::Backoff {
+            retry_at,
+            last_error,
+        } => {
+            report.outcome = "backoff";
+            report.until = Some(retry_at);
+            report.error = last_error;
+            return Ok(report);
+        }
+        Phase2Claim::RetriesExhausted { last_error } => {
+            report.outcome = "retries_exhausted";
+            report.error = last_error;
+            return Ok(report);
+        }
+    };
+    let beat_token = token.clone();
+    let heartbeat = Keepalive::start(store.path().to_path_buf(), HEARTBEAT, move |s| {
+        matches!(
+            jobs::heartbeat_phase2(s.conn(), &beat_token, jobs::LEASE_SECONDS, now_secs()),
+            Ok(true)
+        )
+    });
+    let result = consolidate_locked(cfg, store, backend.as_ref(), opts, &mut report);
+    heartbeat.stop();
+    let now = now_secs();
+    match result {
+        Ok(selection) => {
+            let new_watermark = selection
+                .iter()
+                .map(|(_, v)| *v)
+                .max()
+                .unwrap_or(0)
+                .max(watermark);
+            if !jobs::mark_phase2_succeeded(
+                store.conn_mut(),
+                &token,
+                new_watermark,
+                max_retries,
+                &selection,
+                now,
+            )? {
+                return Err(Error::failed(
+                    "lost the consolidation lease before recording the result",
+                ));
+            }
+            Ok(report)
+        }
+        Err(e) => {
+            let reason = crate::util::text::cut(&e.to_string(), 2000).to_string();
+            jobs::mark_phase2_failed(
+                store.conn(),
+                &token,
+                &reason,
+                jobs::RETRY_DELAY_SECONDS,
+                now,
+            )?;
+            report.outcome = "failed";
+            report.error = Some(reason);
+            Err(e)
+        }
+    }
+}
+
+/// The work done while holding the lease; returns the consolidated snapshots.
+fn consolidate_locked(
+    cfg: &Config,
+    store: &Store,
+    backend: &dyn Consolidator,
+    opts: &ConsolidateOptions,
+    report: &mut ConsolidateReport,
+) -> Result<Vec<(String, i64)>> {
+    let root = &cfg.memory_root;
+    let now = now_secs();
+    let (_, selection) = crate::stages::sync::run(cfg, store, now, false)?;
+    report.inputs = selection.len();
+    let consolidated: Vec<(String, i64)> = selection
+        .iter()
+        .map(|o| (o.thread_id.clone(), o.source_updated_at))
+        .collect();
+    let ws = inspect(root)?;
+    report.changes = ws.changes.len();
+    if ws.changes.is_empty() && check_artifacts(root).is_ok() {
+        report.outcome = "no_changes";
+        return Ok(consolidated);
+    }
+    let diff_file = write_diff_file(root, &ws)?;
+    let at_start = ws.baseline.store_worktree()?;
+    let backup = OutputsBackup::take(root)?;
+    let notes = read_notes(root)?;
+    let input = ConsolidationInput {
+        root,
+        selection: &selection,
+        changes: &ws.changes,
+        diff_file: &diff_file,
+        previous_memory: fs::read_to_string(root.join(MEMORY_MD)).ok(),
+        previous_summary: fs::read_to_string(root.join(MEMORY_SUMMARY_MD)).ok(),
+        notes: &notes,
+        now,
+    };
+    let applied = backend.consolidate(&input).and_then(|result| {
+        report.tokens_in = result.tokens_in;
+        report.tokens_out = result.tokens_out;
+        match result.consolidation {
+            Consolidation::Files(files) => write_files(root, &files),
+            Consolidation::WrittenInPlace => validate_folder(root),
+        }
+    });
+    if let Err(e) = applied {
+        backup.restore(root)?;
+        return Err(e);
+    }
+    remove_diff_file(root)?;
+    let after = ws.baseline.store_worktree()?;
+    let (snapshot, edited) = commit_snapshot(&at_start, &after);
+    report.edits_during_run = edited;
+    let message = format!(
+        "memkit consolidation {}\n\ninputs: {}\nbackend: {}\nmodel: {}\n",
+        opts.run_id,
+        selection.len(),
+        backend.name(),
+        backend.model()
+    );
+    report.commit = ws
+        .baseline
+        .commit(&snapshot, &message)?
+        .map(|id| id.to_hex_with_len(7).to_string());
+    report.outcome = "consolidated";
+    Ok(consolidated)
+}
+
+/// Whether a path is something the backend writes.
+fn is_output(path: &str) -> bool {
+    path == MEMORY_MD || path == MEMORY_SUMMARY_MD || path.starts_with(&format!("{SKILLS_DIR}/"))
+}
+
+/// The snapshot to commit: the backend's outputs as they are now, every other
+/// file as it was when the run started. Returns it with the paths that
+/// changed meanwhile (edits the next consolidation will see).
+fn commit_snapshot(at_start: &Snapshot, after: &Snapshot) -> (Snapshot, Vec<String>) {
+    let mut snapshot = Snapshot::new();
+    let mut edited = Vec::new();
+    for path in at_start.keys().chain(after.keys()) {
+        if is_output(path) {
+            if let Some(s) = after.get(path) {
+                snapshot.insert(path.clone(), *s);
+            }
+            continue;
+        }
+        if let Some(s) = at_start.get(path) {
+            snapshot.insert(path.clone(), *s);
+        }
+        if at_start.get(path) != after.get(path) && !edited.contains(path) {
+            edited.push(path.clone());
+        }
+    }
+    (snapshot, edited)
+}
+
+/// Validates proposed files and writes them atomically.
+fn write_files(root: &Path, files: &ConsolidatedFiles) -> Result<()> {
+    validate_files(&files.memory_md, &files.memory_summary_md)?;
+    let mut skills = Vec::new();
+    if let Some(list) = &files.skills {
+        for s in list {
+            let valid = !s.name.is_empty()
+                && s.name.len() <= 64
+                && s.name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+            if !valid {
+                return Err(Error::failed(format!(
+                    "skill name {:?} is not lower-case letters, digits and hyphens (≤ 64)",
+                    s.name
+                )));
+            }
+            skills.push((
+                format!("{SKILLS_DIR}/{}/SKILL.md", s.name),
+                s.content.clone(),
+            ));
+        }
+    }
+    layout::write_file(root, MEMORY_MD, files.memory_md.as_bytes())?;
+    layout::write_file(root, MEMORY_SUMMARY_MD, files.memory_summary_md.as_bytes())?;
+    if files.skills.is_some() {
+        remove_tree(&root.join(SKILLS_DIR))?;
+        for (rel, content) in skills {
+            layout::write_file(root, &rel, content.as_bytes())?;
+        }
+    }
+    Ok(())
+}
+
+/// Removes a folder (or a link or file in its place) without following links.
+fn remove_tree(path: &Path) -> Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => fs::remove_dir_all(path).at(path),
+        Ok(_) => fs::remove_file(path).at(path),
+        Err(_) => Ok(()),
+    }
+}
+
+/// Every note in `extensions/ad_hoc/notes/`, by file name.
+pub fn read_notes(root: &Path) -> Result<Vec<Note>> {
+    let dir = extensions::notes_dir(root);
+    let mut notes = Vec::new();
+    let Ok(entries) = fs::read_dir(&dir) else {
+        return Ok(notes);
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_file = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
+        if is_file && name.ends_with(".md") {
+            notes.push(Note {
+                file_name: name,
+                text: fs::read_to_string(&path).at(&path)?,
+            });
+        }
+    }
+    notes.sort_by(|a, b| a.file_name.cmp(&b.file_name));
+    Ok(notes)
+}
+
+/// The backend's outputs as they were before it ran.
+struct OutputsBackup {
+    memory: Option<Vec<u8>>,
+    summary: Option<Vec<u8>>,
+    skills: Vec<(PathBuf, Vec<u8>, u32)>,
+}
+
+impl OutputsBackup {
+    fn take(root: &Path) -> Result<OutputsBackup> {
+        let mut skills = Vec::new();
+        collect_files(root, &root.join(SKILLS_DIR), &mut skills)?;
+        Ok(OutputsBackup {
+            memory: fs::read(root.join(MEMORY_MD)).ok(),
+            summary: fs::read(root.join(MEMORY_SUMMARY_MD)).ok(),
+            skills,
+        })
+    }
+
+    fn restore(&self, root: &Path) -> Result<()> {
+        for (name, bytes) in [
+            (MEMORY_MD, &self.memory),
+            (MEMORY_SUMMARY_MD, &self.summary),
+        ] {
+            match bytes {
+                Some(b) => {
+                    remove_tree(&root.join(name))?;
+                    layout::write_file(root, name, b)?;
+                }
+                None => remove_tree(&root.join(name))?,
+            }
+        }
+        remove_tree(&root.join(SKILLS_DIR))?;
+        for (rel, bytes, mode) in &self.skills {
+            let path = layout::write_file(root, &rel.to_string_lossy(), bytes)?;
+            fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(*mode))
+                .at(&path)?;
+        }
+        Ok(())
+    }
+}
+
+fn collect_files(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>, u32)>) -> Result<()> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let meta = fs::symlink_metadata(&path).at(&path)?;
+        if meta.is_dir() {
+            collect_files(root, &path, out)?;
+        } else if meta.is_file() {
+            let rel = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+            let mode = std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777;
+            out.push((rel, fs::read(&path).at(&path)?, mode));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,345 @@
+//! `memkit run`: prune → cite-import → extract → sync → diff → consolidate in
+//! one process, under a run-level lock, recording every stage. Later stages
+//! still run when an earlier one partly failed and it is safe to go on
+//! (consolidation runs even if some extractions failed).
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::stages::cite_import::{self, CiteImportReport};
+use crate::stages::consolidate::{self, ConsolidateOptions, ConsolidateReport};
+use crate::stages::extract::{self, ExtractOptions, ExtractReport};
+use crate::stages::keepalive::Keepalive;
+use crate::stages::prune::{self, PruneReport};
+use crate::stages::sync::{self, SyncReport};
+use crate::stages::{StageOutcome, diff, record_stage};
+use crate::store::{Store, locks};
+use crate::util::process::worker_id;
+use crate::util::time::now_secs;
+use serde::Serialize;
+use std::time::Duration;
+
+/// The stages, in pipeline order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stage {
+    /// Delete unused stage-1 outputs.
+    Prune,
+    /// Import citations from recent replies.
+    CiteImport,
+    /// Phase 1.
+    Extract,
+    /// Write the memory folder's inputs.
+    Sync,
+    /// Compare the folder with its baseline.
+    Diff,
+    /// Phase 2.
+    Consolidate,
+}
+
+impl Stage {
+    /// All stages in order.
+    pub const ALL: [Stage; 6] = [
+        Stage::Prune,
+        Stage::CiteImport,
+        Stage::Extract,
+        Stage::Sync,
+        Stage::Diff,
+        Stage::Consolidate,
+    ];
+
+    /// The name used on the command line and in `runs`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Prune => "prune",
+            Stage::CiteImport => "cite-import",
+            Stage::Extract => "extract",
+            Stage::Sync => "sync",
+            Stage::Diff => "diff",
+            Stage::Consolidate => "consolidate",
+        }
+    }
+
+    /// Parses a stage name.
+    pub fn parse(s: &str) -> Option<Stage> {
+        Stage::ALL.into_iter().find(|st| st.name() == s)
+    }
+}
+
+/// The counts of the diff stage.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct DiffReport {
+    /// Changed paths since the baseline.
+    pub changes: usize,
+    /// The baseline commit.
+    pub baseline: Option<String>,
+}
+
+impl StageOutcome for DiffReport {
+    fn outcome(&self) -> &'static str {
+        "ok"
+    }
+
+    fn counts(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+}
+
+/// A stage's typed report.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum StageReport {
+    /// prune
+    Prune(PruneReport),
+    /// cite-import
+    CiteImport(CiteImportReport),
+    /// extract
+    Extract(ExtractReport),
+    /// sync
+    Sync(SyncReport),
+    /// diff
+    Diff(DiffReport),
+    /// consolidate
+    Consolidate(ConsolidateReport),
+}
+
+/// How one stage went.
+#[derive(Debug, Clone, Serialize)]
+pub struct StageRun {
+    /// Which stage.
+    pub stage: Stage,
+    /// `ok`, `partial`, `failed` or `skipped`.
+    pub outcome: &'static str,
+    /// The report, when the stage ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<StageReport>,
+    /// Why it failed or was skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunReport {
+    /// The run id (also in `runs` and the commit message).
+    pub run_id: String,
+    /// When it started, Unix seconds.
+    pub started_at: i64,
+    /// When it ended.
+    pub finished_at: i64,
+    /// Who held the run lock, when another run was active.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locked_by: Option<String>,
+    /// Since when that run holds the lock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locked_since: Option<i64>,
+    /// The stages, in order.
+    pub stages: Vec<StageRun>,
+}
+
+impl RunReport {
+    /// Whether any stage failed (or partly failed).
+    pub fn failed(&self) -> bool {
+        self.stages
+            .iter()
+            .any(|s| matches!(s.outcome, "failed" | "partial"))
+    }
+}
+
+/// How to run.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// The stages to run (in pipeline order).
+    pub stages: Vec<Stage>,
+    /// Wait for another run to finish instead of exiting.
+    pub wait: bool,
+    /// Cap on the run's model tokens (extraction stops claiming before it).
+    pub max_tokens: Option<u64>,
+    /// Progress bars (only when stderr is a terminal).
+    pub progress: bool,
+    /// The run id.
+    pub run_id: String,
+}
+
+/// The name of the run lock.
+pub const RUN_LOCK: &str = "run";
+/// Lease of the run lock; refreshed every minute while the run goes on.
+const RUN_LOCK_LEASE_SECS: i64 = 600;
+
+/// Runs the pipeline.
+pub fn run(cfg: &Config, store: &mut Store, opts: &RunOptions) -> Result<RunReport> {
+    let started_at = now_secs();
+    let owner = worker_id();
+    let mut report = RunReport {
+        run_id: opts.run_id.clone(),
+        started_at,
+        finished_at: started_at,
+        locked_by: None,
+        locked_since: None,
+        stages: Vec::new(),
+    };
+    loop {
+        match locks::try_acquire(
+            store.conn_mut(),
+            RUN_LOCK,
+            &owner,
+            RUN_LOCK_LEASE_SECS,
+            now_secs(),
+        )? {
+            Ok(()) => break,
+            Err(holder) if !opts.wait => {
+                report.locked_by = Some(holder.owner);
+                report.locked_since = Some(holder.acquired_at);
+                return Ok(report);
+            }
+            Err(_) => std::thread::sleep(Duration::from_secs(2)),
+        }
+    }
+    let renew_owner = owner.clone();
+    let keeper = Keepalive::start(
+        store.path().to_path_buf(),
+        Duration::from_secs(60),
+        move |s| {
+            matches!(
+                locks::refresh(
+                    s.conn(),
+                    RUN_LOCK,
+                    &renew_owner,
+                    RUN_LOCK_LEASE_SECS,
+                    now_secs()
+                ),
+                Ok(true)
+            )
+        },
+    );
+    let result = run_stages(cfg, store, opts, &mut report);
+    keeper.stop();
+    locks::release(store.conn(), RUN_LOCK, &owner)?;
+    report.finished_at = now_secs();
+    result.map(|()| report)
+}
+
+fn run_stages(
+    cfg: &Config,
+    store: &mut Store,
+    opts: &RunOptions,
+    report: &mut RunReport,
+) -> Result<()> {
+    let run_id = opts.run_id.clone();
+    let mut blocked: Option<String> = None;
+    for stage in Stage::ALL {
+        if !opts.stages.contains(&stage) {
+            continue;
+        }
+        if let Some(why) = &blocked
+            && matches!(stage, Stage::Diff | Stage::Consolidate)
+        {
+            report.stages.push(StageRun {
+                stage,
+                outcome: "skipped",
+                report: None,
+                error: Some(why.clone()),
+            });
+            continue;
+        }
+        let now = now_secs();
+        let result: Result<StageReport> = match stage {
+            Stage::Prune => record_stage(store, &run_id, stage.name(), |s| {
+                prune::run(cfg, s, prune::DEFAULT_LIMIT, false, now)
+            })
+            .map(StageReport::Prune),
+            Stage::CiteImport => record_stage(store, &run_id, stage.name(), |s| {
+                cite_import::run(cfg, s, cfg.max_unused.as_secs() as i64, now)
+            })
+            .map(StageReport::CiteImport),
+            Stage::Extract => {
+                let eo = ExtractOptions {
+                    max_tokens: opts.max_tokens,
+                    progress: opts.progress,
+                    ..Default::default()
+                };
+                record_stage(store, &run_id, stage.name(), |s| extract::run(cfg, s, &eo))
+                    .map(StageReport::Extract)
+            }
+            Stage::Sync => record_stage(store, &run_id, stage.name(), |s| {
+                Ok(sync::run(cfg, s, now, false)?.0)
+            })
+            .map(StageReport::Sync),
+            Stage::Diff => record_stage(store, &run_id, stage.name(), |_| {
+                let ws = diff::inspect(&cfg.memory_root)?;
+                diff::write_diff_file(&cfg.memory_root, &ws)?;
+                Ok(DiffReport {
+                    changes: ws.changes.len(),
+                    baseline: ws.baseline.head_short()?,
+                })
+            })
+            .map(StageReport::Diff),
+            Stage::Consolidate => {
+                let co = ConsolidateOptions {
+                    backend: None,
+                    force: false,
+                    run_id: run_id.clone(),
+                };
+                record_stage(store, &run_id, stage.name(), |s| {
+                    consolidate::run(cfg, s, &co)
+                })
+                .map(StageReport::Consolidate)
+            }
+        };
+        let run = match result {
+            Ok(r) => StageRun {
+                stage,
+                outcome: outcome_of(&r),
+                report: Some(r),
+                error: None,
+            },
+            Err(e) => {
+                if e.kind() == crate::error::ErrorKind::Usage {
+                    return Err(e);
+                }
+                if matches!(stage, Stage::Sync | Stage::Diff) {
+                    blocked = Some(format!("skipped because {} failed", stage.name()));
+                }
+                StageRun {
+                    stage,
+                    outcome: "failed",
+                    report: None,
+                    error: Some(e.to_string()),
+                }
+            }
+        };
+        report.stages.push(run);
+    }
+    Ok(())
+}
+
+fn outcome_of(r: &StageReport) -> &'static str {
+    match r {
+        StageReport::Prune(x) => x.outcome(),
+        StageReport::CiteImport(x) => x.outcome(),
+        StageReport::Extract(x) => x.outcome(),
+        StageReport::Sync(x) => x.outcome(),
+        StageReport::Diff(x) => x.outcome(),
+        StageReport::Consolidate(x) => x.outcome(),
+    }
+}
+
+/// Parses `--stages prune,extract,…`.
+pub fn parse_stages(list: &str) -> Result<Vec<Stage>> {
+    let mut out = Vec::new();
+    for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let stage = Stage::parse(name).ok_or_else(|| {
+            let all: Vec<&str> = Stage::ALL.iter().map(|s| s.name()).collect();
+            Error::usage(format!(
+                "unknown stage {name:?} (stages: {})",
+                all.join(", ")
+            ))
+        })?;
+        if !out.contains(&stage) {
+            out.push(stage);
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::usage("--stages needs at least one stage"));
+    }
+    Ok(out)
+}

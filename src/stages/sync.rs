@@ -1,0 +1,167 @@
+//! `memkit sync`: writes the selected stage-1 outputs into the memory folder
+//! in Codex's v1 layout (`rollout_summaries/`, `raw_memories.md`), removes
+//! stale summaries, prunes old extension resources and seeds the ad-hoc
+//! instructions. The git baseline exists before anything is written, so the
+//! next diff shows exactly what sync changed.
+
+use crate::config::Config;
+use crate::error::{IoContext, Result};
+use crate::memory::files::{SelectedOutput, render_raw_memories, render_rollout_summary};
+use crate::memory::git::Baseline;
+use crate::memory::{RAW_MEMORIES_MD, ROLLOUT_SUMMARIES_DIR, extensions, layout};
+use crate::store::{Store, stage1};
+use serde::Serialize;
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// What a sync did (or, with `--dry-run`, would do).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SyncReport {
+    /// Whether nothing was written.
+    pub dry_run: bool,
+    /// Outputs selected for consolidation.
+    pub selected: usize,
+    /// Summary files written (new or changed).
+    pub summaries_written: Vec<String>,
+    /// Summary files already up to date.
+    pub summaries_unchanged: usize,
+    /// Stale summary files removed.
+    pub summaries_removed: Vec<String>,
+    /// Whether `raw_memories.md` changed.
+    pub raw_memories_changed: bool,
+    /// Extension resources older than 7 days removed.
+    pub resources_pruned: Vec<String>,
+    /// Symbolic links found in the folder and removed.
+    pub symlinks_removed: usize,
+    /// Whether `extensions/ad_hoc/instructions.md` was created.
+    pub instructions_seeded: bool,
+}
+
+impl SyncReport {
+    /// Whether sync changed (or would change) any file.
+    pub fn changed_anything(&self) -> bool {
+        !self.summaries_written.is_empty()
+            || !self.summaries_removed.is_empty()
+            || self.raw_memories_changed
+            || !self.resources_pruned.is_empty()
+            || self.instructions_seeded
+    }
+}
+
+impl crate::stages::StageOutcome for SyncReport {
+    fn outcome(&self) -> &'static str {
+        "ok"
+    }
+
+    fn counts(&self) -> serde_json::Value {
+        serde_json::json!({
+            "selected": self.selected,
+            "summaries_written": self.summaries_written.len(),
+            "summaries_unchanged": self.summaries_unchanged,
+            "summaries_removed": self.summaries_removed.len(),
+            "raw_memories_changed": self.raw_memories_changed,
+            "resources_pruned": self.resources_pruned.len(),
+            "symlinks_removed": self.symlinks_removed,
+        })
+    }
+}
+
+fn differs(path: &Path, text: &str) -> bool {
+    fs::read(path).map_or(true, |old| old != text.as_bytes())
+}
+
+fn rel(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// Runs sync (or plans it, with `dry_run`); returns the report and the selection.
+pub fn run(
+    cfg: &Config,
+    store: &Store,
+    now: i64,
+    dry_run: bool,
+) -> Result<(SyncReport, Vec<SelectedOutput>)> {
+    let root = &cfg.memory_root;
+    let mut report = SyncReport {
+        dry_run,
+        ..Default::default()
+    };
+    layout::refuse_symlinked_root(root)?;
+    if !dry_run {
+        let removed_links = layout::ensure_layout(root)?;
+        for link in &removed_links {
+            crate::ui::warn(format!(
+                "removed symbolic link {} from the memory folder",
+                link.display()
+            ));
+        }
+        report.symlinks_removed = removed_links.len();
+        Baseline::open_or_create(root)?;
+        report.instructions_seeded = extensions::seed_ad_hoc_instructions(root)?;
+    }
+
+    let selection = stage1::select_for_phase2(
+        store.conn(),
+        cfg.max_raw_memories_for_consolidation,
+        cfg.max_unused.as_secs() as i64,
+        now,
+    )?;
+    report.selected = selection.len();
+    let stems: HashSet<String> = selection.iter().map(SelectedOutput::stem).collect();
+    let dir = root.join(ROLLOUT_SUMMARIES_DIR);
+    let mut stale: Vec<PathBuf> = Vec::new();
+    if let Ok(entries) = fs::read_dir(&dir) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_file = fs::symlink_metadata(entry.path()).is_ok_and(|m| m.is_file());
+            if let Some(stem) = name.strip_suffix(".md")
+                && is_file
+                && !stems.contains(stem)
+            {
+                stale.push(entry.path());
+            }
+        }
+    }
+    stale.sort();
+    for path in stale {
+        report.summaries_removed.push(rel(root, &path));
+        if dry_run {
+            continue;
+        }
+        match fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                crate::ui::warn(format!("{}: {e}", path.display()))
+            }
+            _ => {}
+        }
+    }
+    for output in &selection {
+        let rel_path = format!("{ROLLOUT_SUMMARIES_DIR}/{}.md", output.stem());
+        let text = render_rollout_summary(output);
+        if differs(&root.join(&rel_path), &text) {
+            if !dry_run {
+                layout::write_file(root, &rel_path, text.as_bytes())?;
+            }
+            report.summaries_written.push(rel_path);
+        } else {
+            report.summaries_unchanged += 1;
+        }
+    }
+    let raw = render_raw_memories(&selection);
+    report.raw_memories_changed = differs(&root.join(RAW_MEMORIES_MD), &raw);
+    if report.raw_memories_changed && !dry_run {
+        layout::write_file(root, RAW_MEMORIES_MD, raw.as_bytes())?;
+    }
+    let old = extensions::old_resources(root, now);
+    if !dry_run {
+        for path in &old {
+            fs::remove_file(path).at(path)?;
+        }
+    }
+    report.resources_pruned = old.iter().map(|p| rel(root, p)).collect();
+    Ok((report, selection))
+}

@@ -1,0 +1,552 @@
+//! `memkit sync`, `diff` and `consolidate` end to end: Codex's v1 layout, the
+//! git baseline checked against the real `git` CLI, locks and failure paths.
+
+mod common;
+
+use common::mock::{MockServer, Response, chat_answer};
+use common::{TestEnv, thread_id};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// An executable shell script in the test root.
+fn script(env: &TestEnv, name: &str, body: &str) -> PathBuf {
+    let p = env.root.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p
+}
+
+/// Extraction through a command backend that answers a fixed stage-1 output.
+fn extractor_config(env: &TestEnv) -> String {
+    let answer = serde_json::json!({
+        "raw_memory": "---\ndescription: fixed\ntask: t\ntask_group: proj\ntask_outcome: success\ncwd: /home/dev/proj\nkeywords: k\n---\n",
+        "rollout_summary": "# Fixed summary\n\nRollout context: test.\n",
+        "rollout_slug": "fixed-slug"
+    });
+    let s = script(
+        env,
+        "extractor.sh",
+        &format!("cat >/dev/null\nprintf '%s' '{answer}'"),
+    );
+    format!(
+        "[extract]\nbackend = \"command\"\ncommand = [\"{}\"]\n",
+        s.display()
+    )
+}
+
+/// A consolidation agent that writes valid files, then runs `extra`.
+fn good_agent_body(extra: &str) -> String {
+    format!(
+        "cat > /dev/null\nprintf '# Task Group: /home/dev/proj\\nscope: all\\n' > MEMORY.md\nprintf 'v1\\n## What is in Memory\\n### /home/dev/proj\\n' > memory_summary.md\nmkdir -p skills/run-tests && printf 'run them\\n' > skills/run-tests/SKILL.md\n{extra}"
+    )
+}
+
+fn setup(env: &TestEnv, agent_body: &str, extra_config: &str) {
+    let agent = script(env, "agent.sh", agent_body);
+    env.write_config(&format!(
+        "{}\n[consolidate]\nbackend = \"agent\"\nagent_command = [\"{}\"]\n{extra_config}\n",
+        extractor_config(env),
+        agent.display()
+    ));
+}
+
+fn git(root: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn read(root: &Path, rel: &str) -> Option<Vec<u8>> {
+    std::fs::read(root.join(rel)).ok()
+}
+
+#[test]
+fn full_pipeline_writes_codex_layout_and_keeps_history() {
+    let env = TestEnv::new();
+    setup(&env, &good_agent_body(""), "");
+    for i in 0..3 {
+        env.write_codex_session(&thread_id(i), &["Fix the flaky test"]);
+    }
+    env.ok(&["extract"]);
+    let out = env.ok(&["sync"]);
+    assert!(out.contains("3 memories selected"), "{out}");
+    let root = env.memory_root();
+    let raw = std::fs::read_to_string(root.join("raw_memories.md")).unwrap();
+    assert!(raw.starts_with("# Raw Memories\n\nMerged stage-1 raw memories (stable ascending thread-id order):\n\n## Thread `"));
+    let summaries: Vec<_> = std::fs::read_dir(root.join("rollout_summaries"))
+        .unwrap()
+        .collect();
+    assert_eq!(summaries.len(), 3);
+    let stat = env.ok(&["diff", "--stat"]);
+    assert!(
+        stat.contains("raw_memories.md") && stat.contains("files changed"),
+        "{stat}"
+    );
+    let names = env.ok(&["diff", "--name-status"]);
+    assert!(names.lines().all(|l| l.starts_with("A\t")), "{names}");
+    assert!(root.join("phase2_workspace_diff.md").is_file());
+
+    let before = git(&root, &["rev-list", "--count", "HEAD"]);
+    let out = env.ok(&["consolidate"]);
+    assert!(out.contains("consolidate: 3 inputs"), "{out}");
+    assert_eq!(
+        git(&root, &["status", "--porcelain"]),
+        "",
+        "git status must be clean"
+    );
+    let after = git(&root, &["rev-list", "--count", "HEAD"]);
+    assert_eq!(
+        after.trim().parse::<u32>().unwrap(),
+        before.trim().parse::<u32>().unwrap() + 1
+    );
+    let log = git(&root, &["log", "-1", "--format=%B"]);
+    assert!(
+        log.contains("inputs: 3") && log.contains("backend: agent"),
+        "{log}"
+    );
+    assert!(
+        !root.join("phase2_workspace_diff.md").exists(),
+        "removed after success"
+    );
+    assert_eq!(read(&root, "memory_summary.md").unwrap()[..3], *b"v1\n");
+
+    // No new input: no backend call, no new commit.
+    let calls_marker = root.join("called");
+    std::fs::write(
+        env.root.join("agent.sh"),
+        format!(
+            "#!/bin/sh\ntouch '{}'\n{}",
+            calls_marker.display(),
+            good_agent_body("")
+        ),
+    )
+    .unwrap();
+    let out = env.ok(&["consolidate"]);
+    assert!(out.contains("nothing changed"), "{out}");
+    assert!(!calls_marker.exists(), "the backend must not be called");
+    assert_eq!(git(&root, &["rev-list", "--count", "HEAD"]), after);
+    let mut db = rusqlite::Connection::open(env.memkit_home.join("memkit.sqlite")).unwrap();
+    let selected: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM stage1_outputs WHERE selected_for_phase2 = 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(selected, 3);
+    let status = env.ok(&["status"]);
+    assert!(status.contains("consolidate  done at"), "{status}");
+    assert!(status.contains("baseline     "), "{status}");
+    drop(db.transaction().unwrap());
+}
+
+#[test]
+fn stale_summaries_are_removed_and_other_files_kept() {
+    let env = TestEnv::new();
+    setup(&env, &good_agent_body(""), "");
+    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    env.ok(&["extract"]);
+    let root = env.memory_root();
+    std::fs::create_dir_all(root.join("rollout_summaries")).unwrap();
+    std::fs::write(
+        root.join("rollout_summaries/019f0000-old-thread-id-only.md"),
+        "old",
+    )
+    .unwrap();
+    std::fs::write(root.join("rollout_summaries/notes.txt"), "keep").unwrap();
+    let out = env.ok(&["sync", "--dry-run"]);
+    assert!(
+        out.contains("would remove  rollout_summaries/019f0000-old-thread-id-only.md"),
+        "{out}"
+    );
+    assert!(
+        root.join("rollout_summaries/019f0000-old-thread-id-only.md")
+            .exists(),
+        "dry run writes nothing"
+    );
+    env.ok(&["sync"]);
+    assert!(
+        !root
+            .join("rollout_summaries/019f0000-old-thread-id-only.md")
+            .exists()
+    );
+    assert!(root.join("rollout_summaries/notes.txt").exists());
+    let seeded = std::fs::read_to_string(root.join("extensions/ad_hoc/instructions.md")).unwrap();
+    assert!(seeded.contains("Ad-hoc notes"));
+}
+
+#[test]
+fn diff_agrees_with_the_git_cli() {
+    let env = TestEnv::new();
+    let root = env.memory_root();
+    std::fs::create_dir_all(root.join("skills/a")).unwrap();
+    std::fs::write(
+        root.join("MEMORY.md"),
+        "line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("skills/a/run.sh"), "echo hi\n").unwrap();
+    std::fs::write(root.join("gone.md"), "bye\nsee you\n").unwrap();
+    std::fs::write(root.join("nonl.md"), "no newline").unwrap();
+    env.ok(&["diff"]); // creates the baseline
+    assert_eq!(
+        git(&root, &["status", "--porcelain"]),
+        "",
+        "baseline index matches the files"
+    );
+    std::fs::write(
+        root.join("MEMORY.md"),
+        "line 1\nline 2 changed\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nline 9\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        root.join("skills/a/run.sh"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    std::fs::remove_file(root.join("gone.md")).unwrap();
+    std::fs::write(root.join("new.md"), "fresh\n").unwrap();
+    std::fs::write(root.join("nonl.md"), "no newline either").unwrap();
+
+    let names = env.ok(&["diff", "--name-status"]);
+    let porcelain = git(&root, &["status", "--porcelain"]);
+    let mut from_git: Vec<String> = porcelain
+        .lines()
+        .map(|l| {
+            let (code, path) = l.split_at(3);
+            let status = match code.trim() {
+                "??" => "A",
+                other => other,
+            };
+            format!("{status}\t{path}")
+        })
+        .collect();
+    from_git.sort();
+    let mut from_memkit: Vec<String> = names.lines().map(String::from).collect();
+    from_memkit.sort();
+    assert_eq!(from_memkit, from_git);
+
+    // Byte-for-byte against `git diff --cached` in a copy (function context stripped).
+    let copy = env.root.join("copy");
+    assert!(
+        Command::new("cp")
+            .arg("-a")
+            .arg(&root)
+            .arg(&copy)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let _ = std::fs::remove_file(copy.join("phase2_workspace_diff.md"));
+    git(&copy, &["add", "-A"]);
+    let theirs = git(
+        &copy,
+        &[
+            "-c",
+            "core.quotepath=off",
+            "diff",
+            "--cached",
+            "--no-color",
+            "--histogram",
+        ],
+    );
+    let strip = |s: &str| -> String {
+        s.lines()
+            .map(|l| {
+                match l
+                    .strip_prefix("@@ ")
+                    .and_then(|r| r.find(" @@").map(|i| &l[..i + 6]))
+                {
+                    Some(head) => head.to_string(),
+                    None => l.to_string(),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let ours = env.ok(&["diff"]);
+    assert_eq!(strip(&ours), strip(&theirs));
+    assert!(ours.contains("old mode 100644\nnew mode 100755"));
+    assert!(ours.contains("deleted file mode 100644"));
+    assert!(ours.contains("\\ No newline at end of file"));
+
+    let code = env.run(&["diff", "--exit-code"]).status.code();
+    assert_eq!(code, Some(1));
+    let json: serde_json::Value = serde_json::from_str(&env.ok(&["diff", "--json"])).unwrap();
+    assert_eq!(json["files_changed"], 5);
+    let file = std::fs::read_to_string(root.join("phase2_workspace_diff.md")).unwrap();
+    assert!(file.starts_with("# Memory Workspace Diff"));
+    assert!(
+        file.contains("## Status\n\n- D gone.md\n- M MEMORY.md\n") || file.contains("- D gone.md"),
+        "{file}"
+    );
+    assert!(file.trim_end().ends_with("```"));
+}
+
+#[test]
+fn a_broken_git_folder_is_recovered() {
+    let env = TestEnv::new();
+    let root = env.memory_root();
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("MEMORY.md"), "x\n").unwrap();
+    std::fs::write(root.join(".git"), "gitdir: /nowhere\n").unwrap();
+    let out = env.ok(&["diff", "--name-status", "--exit-code"]);
+    assert_eq!(out, "");
+    assert!(root.join(".git").is_dir());
+    assert_eq!(git(&root, &["status", "--porcelain"]), "");
+}
+
+#[test]
+fn a_symlinked_memory_root_is_refused() {
+    let env = TestEnv::new();
+    let real = env.root.join("real-memories");
+    std::fs::create_dir_all(&real).unwrap();
+    std::fs::write(real.join("MEMORY.md"), "mine\n").unwrap();
+    std::os::unix::fs::symlink(&real, env.memory_root()).unwrap();
+    for cmd in [&["sync"][..], &["diff"][..], &["consolidate"][..]] {
+        let out = env.run(cmd);
+        assert_eq!(out.status.code(), Some(1), "{cmd:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("symbolic link"),
+            "{cmd:?}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(&real).unwrap().count(),
+        1,
+        "the target is untouched"
+    );
+}
+
+#[test]
+fn two_consolidations_at_once_one_waits_out() {
+    let env = TestEnv::new();
+    setup(&env, &good_agent_body("sleep 2"), "");
+    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    env.ok(&["extract"]);
+    let a = env.cmd().arg("consolidate").spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let b = env.run(&["consolidate"]);
+    assert!(b.status.success(), "the second run exits 0");
+    let said = String::from_utf8_lossy(&b.stdout);
+    assert!(
+        said.contains("another consolidation is running (memkit-"),
+        "{said}"
+    );
+    assert!(a.wait_with_output().unwrap().status.success());
+    assert_eq!(git(&env.memory_root(), &["status", "--porcelain"]), "");
+}
+
+/// Consolidates once successfully, then swaps the agent for `bad` and checks
+/// that the run fails and leaves the previous outputs byte-identical.
+fn failure_leaves_outputs_identical(bad_body: &str, extra_config: &str, expect: &str) {
+    let env = TestEnv::new();
+    setup(&env, &good_agent_body(""), extra_config);
+    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    env.ok(&["extract"]);
+    env.ok(&["consolidate"]);
+    let root = env.memory_root();
+    let before: Vec<Option<Vec<u8>>> = [
+        "MEMORY.md",
+        "memory_summary.md",
+        "skills/run-tests/SKILL.md",
+    ]
+    .iter()
+    .map(|f| read(&root, f))
+    .collect();
+    let head = git(&root, &["rev-parse", "HEAD"]);
+    std::fs::write(
+        env.root.join("agent.sh"),
+        format!("#!/bin/sh\n{bad_body}\n"),
+    )
+    .unwrap();
+    env.write_codex_session(&thread_id(2), &["A new task"]);
+    env.ok(&["extract"]);
+    let out = env.run(&["consolidate"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(expect), "expected {expect:?} in: {err}");
+    let after: Vec<Option<Vec<u8>>> = [
+        "MEMORY.md",
+        "memory_summary.md",
+        "skills/run-tests/SKILL.md",
+    ]
+    .iter()
+    .map(|f| read(&root, f))
+    .collect();
+    assert_eq!(
+        before, after,
+        "outputs must be byte-identical after a failure"
+    );
+    assert!(!root.join("skills/evil").exists());
+    assert_eq!(
+        git(&root, &["rev-parse", "HEAD"]),
+        head,
+        "no commit on failure"
+    );
+    let status = env.ok(&["status"]);
+    assert!(
+        status.contains("consolidate  failed at") && status.contains("retries left"),
+        "{status}"
+    );
+    let again = env.ok(&["consolidate"]);
+    assert!(
+        again.contains("next retry at"),
+        "backoff is respected: {again}"
+    );
+}
+
+#[test]
+fn backend_error_leaves_previous_files() {
+    failure_leaves_outputs_identical(
+        "cat >/dev/null\nrm -f MEMORY.md\necho 'agent crashed' >&2\nexit 4",
+        "",
+        "agent crashed",
+    );
+}
+
+#[test]
+fn invalid_summary_header_is_rejected() {
+    failure_leaves_outputs_identical(
+        "cat >/dev/null\nprintf '# Task Group: /home/dev/proj\\n' > MEMORY.md\nprintf 'v2\\n/home/dev/proj\\n' > memory_summary.md",
+        "",
+        "must start with the line `v1`",
+    );
+}
+
+#[test]
+fn oversize_summary_is_rejected() {
+    failure_leaves_outputs_identical(
+        "cat >/dev/null\nprintf '# Task Group: /home/dev/proj\\n' > MEMORY.md\n(printf 'v1\\n/home/dev/proj\\n'; head -c 12000 /dev/zero | tr '\\\\0' x) > memory_summary.md",
+        "",
+        "at most 10000 fit the read budget",
+    );
+}
+
+#[test]
+fn created_symlinks_are_stripped_and_fail_the_run() {
+    failure_leaves_outputs_identical(
+        &format!(
+            "{}\nmkdir -p skills/evil && ln -s /etc/passwd skills/evil/SKILL.md",
+            good_agent_body("")
+        ),
+        "",
+        "symbolic links",
+    );
+}
+
+#[test]
+fn agent_past_its_timeout_is_stopped() {
+    failure_leaves_outputs_identical(
+        "cat >/dev/null\nprintf 'half' > MEMORY.md\nsleep 30",
+        "timeout = \"1s\"",
+        "did not finish within 1s",
+    );
+}
+
+#[test]
+fn edits_made_while_the_backend_runs_show_up_in_the_next_diff() {
+    let env = TestEnv::new();
+    // The agent also edits a user note while it runs (standing in for a user
+    // writing one at the same moment).
+    setup(
+        &env,
+        &good_agent_body(
+            "mkdir -p extensions/ad_hoc/notes && echo 'use tabs' > extensions/ad_hoc/notes/2026-11-29T10-00-00-tabs.md",
+        ),
+        "",
+    );
+    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    env.ok(&["extract"]);
+    let out = env.run(&["consolidate"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("changed while consolidating"));
+    let names = env.ok(&["diff", "--name-status"]);
+    assert_eq!(
+        names.trim(),
+        "A\textensions/ad_hoc/notes/2026-11-29T10-00-00-tabs.md"
+    );
+}
+
+#[test]
+fn model_backend_writes_validated_files_from_one_call() {
+    let files = serde_json::json!({
+        "memory_md": "# Task Group: /home/dev/proj\nscope: tests\n",
+        "memory_summary_md": "v1\n## User Profile\nA developer.\n## What's in Memory\n### /home/dev/proj\n",
+        "skills": [{"name": "run-tests", "content": "1. make test\n"}]
+    });
+    let server = MockServer::start(move |_, _| Response::json(200, chat_answer(&files)));
+    let env = TestEnv::new();
+    env.write_config(&format!(
+        "{}\n[consolidate]\nbackend = \"model\"\ntransport = \"chat\"\nmodel = \"cons-model\"\nbase_url = \"{}/v1\"\n",
+        extractor_config(&env),
+        server.url
+    ));
+    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    env.ok(&["extract"]);
+    env.ok(&["consolidate"]);
+    let root = env.memory_root();
+    assert_eq!(
+        std::fs::read_to_string(root.join("skills/run-tests/SKILL.md")).unwrap(),
+        "1. make test\n"
+    );
+    let req = &server.requests()[0];
+    let body = req.json();
+    assert_eq!(body["model"], "cons-model");
+    assert_eq!(
+        body["response_format"]["json_schema"]["name"],
+        "consolidation_output"
+    );
+    let user = body["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        user.contains("=== raw_memories.md ===")
+            && user.contains("=== phase2_workspace_diff.md ===")
+    );
+    assert!(
+        body["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .contains(&root.display().to_string())
+    );
+    assert_eq!(git(&root, &["status", "--porcelain"]), "");
+}
+
+#[test]
+fn model_backend_invalid_answer_changes_nothing() {
+    let files = serde_json::json!({
+        "memory_md": "# Task Group: /home/dev/proj\n",
+        "memory_summary_md": "no header\n",
+        "skills": null
+    });
+    let server = MockServer::start(move |_, _| Response::json(200, chat_answer(&files)));
+    let env = TestEnv::new();
+    env.write_config(&format!(
+        "{}\n[consolidate]\nbackend = \"model\"\ntransport = \"chat\"\nmodel = \"m\"\nbase_url = \"{}/v1\"\n",
+        extractor_config(&env),
+        server.url
+    ));
+    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    env.ok(&["extract"]);
+    let out = env.run(&["consolidate"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!env.memory_root().join("MEMORY.md").exists());
+    assert!(
+        env.memory_root().join("phase2_workspace_diff.md").exists(),
+        "the diff survives a failed run"
+    );
+}
