@@ -103,6 +103,16 @@ pub enum Command {
     Reset(ResetArgs),
     /// The nightly job: prune, cite-import, extract, sync, diff, consolidate.
     Run(RunArgs),
+    /// Check paths, database, backends and agent settings; say how to fix what is wrong.
+    Doctor(DoctorArgs),
+}
+
+/// `memkit doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Do not contact model servers.
+    #[arg(long)]
+    pub offline: bool,
 }
 
 /// `memkit run`.

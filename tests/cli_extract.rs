@@ -274,8 +274,14 @@ fn two_processes_send_each_session_exactly_once() {
         env.write_codex_session(id, &["Fix the flaky test"]);
     }
     env.ok(&["scan"]);
-    let a = env.cmd().args(["extract", "--jobs", "4"]).spawn().unwrap();
-    let b = env.cmd().args(["extract", "--jobs", "4"]).spawn().unwrap();
+    let quiet = |c: &mut std::process::Command| {
+        c.args(["extract", "--jobs", "4"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let a = quiet(&mut env.cmd());
+    let b = quiet(&mut env.cmd());
     assert!(a.wait_with_output().unwrap().status.success());
     assert!(b.wait_with_output().unwrap().status.success());
     let reqs = server.requests();

@@ -3,6 +3,7 @@
 mod cite_import;
 mod consolidate;
 mod diff;
+mod doctor;
 mod extract;
 mod forget;
 mod inject;
@@ -84,5 +85,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Forget(args) => forget::run(&ctx, &args),
         Command::Reset(args) => reset::run(&ctx, &args),
         Command::Run(args) => run::run(&ctx, &args),
+        Command::Doctor(args) => doctor::run(&ctx, &args),
     }
 }

@@ -1,20 +1,61 @@
-//! `memkit status`: where things are and what the catalog holds.
+//! `memkit status`: where things are, what happened in the last runs, and
+//! what will happen next — so nothing is ever "pending" without a reason.
 
 use super::Ctx;
-use crate::catalog::eligibility::{Windows, check};
+use crate::catalog::eligibility::{Ineligible, Windows, check};
 use crate::error::Result;
-use crate::store::jobs::{Phase2Job, phase2_job};
-use crate::store::{SCHEMA_VERSION, stage1, threads};
+use crate::store::jobs::{Phase2Job, Stage1Job, phase2_job, unfinished_stage1_jobs};
+use crate::store::runs::{self, RunRecord};
+use crate::store::{SCHEMA_VERSION, stage1, threads, usage};
 use crate::ui;
-use crate::util::time::now_secs;
+use crate::util::time::{human_duration, now_secs, rfc3339};
 use serde::Serialize;
 use std::collections::BTreeMap;
+
+/// How many recent runs are shown.
+const RECENT_RUNS: usize = 10;
 
 #[derive(Serialize, Default)]
 struct ToolCounts {
     sessions: usize,
     eligible: usize,
     ineligible: BTreeMap<&'static str, usize>,
+}
+
+#[derive(Serialize)]
+struct Baseline {
+    commit: String,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct StageSummary {
+    stage: String,
+    outcome: String,
+    counts: Option<serde_json::Value>,
+    tokens_in: i64,
+    tokens_out: i64,
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct RunSummary {
+    run_id: String,
+    started_at: i64,
+    duration_secs: Option<i64>,
+    stages: Vec<StageSummary>,
+}
+
+#[derive(Serialize, Default)]
+struct Next {
+    eligible_now: usize,
+    waiting_for_idle: usize,
+    next_idle_window_ends: Option<i64>,
+    stage1_in_backoff: usize,
+    next_retry_at: Option<i64>,
+    stage1_retries_exhausted: usize,
+    stage1_running: usize,
+    failures: Vec<Stage1Job>,
 }
 
 #[derive(Serialize)]
@@ -33,37 +74,62 @@ struct Status {
     next_prune: usize,
     consolidation: Option<Phase2Job>,
     baseline: Option<Baseline>,
-}
-
-#[derive(Serialize)]
-struct Baseline {
-    commit: String,
-    message: String,
+    recent_runs: Vec<RunSummary>,
+    next: Next,
 }
 
 /// Prints the status.
 pub fn run(ctx: &Ctx) -> Result<i32> {
     let store = ctx.store()?;
+    let cfg = &ctx.cfg;
     let now = now_secs();
-    let windows = Windows::from_config(&ctx.cfg, now);
+    let windows = Windows::from_config(cfg, now);
     let marks = stage1::extraction_watermarks(store.conn())?;
     let mut catalog: BTreeMap<String, ToolCounts> = BTreeMap::new();
+    let mut next = Next::default();
     for row in threads::list(store.conn())? {
         let c = catalog.entry(row.tool.clone()).or_default();
         c.sessions += 1;
         match check(
             &row,
-            &ctx.cfg,
+            cfg,
             windows,
             marks.get(&row.id).copied(),
             false,
             false,
         ) {
-            Ok(()) => c.eligible += 1,
-            Err(r) => *c.ineligible.entry(r.code()).or_default() += 1,
+            Ok(()) => {
+                c.eligible += 1;
+                next.eligible_now += 1;
+            }
+            Err(r) => {
+                if let Ineligible::TooRecent { eligible_at } = r {
+                    next.waiting_for_idle += 1;
+                    next.next_idle_window_ends = Some(
+                        next.next_idle_window_ends
+                            .map_or(eligible_at, |t| t.min(eligible_at)),
+                    );
+                }
+                *c.ineligible.entry(r.code()).or_default() += 1;
+            }
         }
     }
-    let cfg = &ctx.cfg;
+    for job in unfinished_stage1_jobs(store.conn())? {
+        match job.status.as_str() {
+            "running" if job.lease_until.is_some_and(|l| l > now) => next.stage1_running += 1,
+            "error" if job.retry_remaining <= 0 => next.stage1_retries_exhausted += 1,
+            "error" => {
+                next.stage1_in_backoff += 1;
+                if let Some(r) = job.retry_at {
+                    next.next_retry_at = Some(next.next_retry_at.map_or(r, |t| t.min(r)));
+                }
+            }
+            _ => {}
+        }
+        if job.status == "error" {
+            next.failures.push(job);
+        }
+    }
     let status = Status {
         config_file: cfg.config_file.as_ref().map(|p| p.display().to_string()),
         codex_home: cfg.codex_home.display().to_string(),
@@ -75,7 +141,7 @@ pub fn run(ctx: &Ctx) -> Result<i32> {
         schema_version_supported: SCHEMA_VERSION,
         catalog,
         memories: stage1::output_stats(store.conn())?,
-        last_cite_import: crate::store::usage::last_import(store.conn())?,
+        last_cite_import: usage::last_import(store.conn())?,
         next_prune: stage1::prune_candidates(
             store.conn(),
             cfg.max_unused.as_secs() as i64,
@@ -86,28 +152,70 @@ pub fn run(ctx: &Ctx) -> Result<i32> {
         consolidation: phase2_job(store.conn())?,
         baseline: crate::memory::git::describe_head(&cfg.memory_root)
             .map(|(commit, message)| Baseline { commit, message }),
+        recent_runs: group_runs(runs::recent(store.conn(), RECENT_RUNS * 8)?),
+        next,
     };
     if ctx.json {
         ui::json_line(&status);
-        return Ok(0);
+    } else {
+        print_human(&status, now);
     }
+    Ok(0)
+}
+
+/// Groups stage rows by run id, newest run first, at most [`RECENT_RUNS`].
+fn group_runs(rows: Vec<RunRecord>) -> Vec<RunSummary> {
+    let mut out: Vec<RunSummary> = Vec::new();
+    for r in rows {
+        let summary = match out.iter_mut().find(|s| s.run_id == r.run_id) {
+            Some(s) => s,
+            None => {
+                if out.len() == RECENT_RUNS {
+                    continue;
+                }
+                out.push(RunSummary {
+                    run_id: r.run_id.clone(),
+                    started_at: r.started_at,
+                    duration_secs: Some(0),
+                    stages: Vec::new(),
+                });
+                out.last_mut().expect("just pushed")
+            }
+        };
+        summary.started_at = summary.started_at.min(r.started_at);
+        summary.duration_secs = match (summary.duration_secs, r.finished_at) {
+            (Some(d), Some(f)) => Some(d.max(f - summary.started_at)),
+            _ => None,
+        };
+        summary.stages.insert(
+            0,
+            StageSummary {
+                stage: r.stage,
+                outcome: r.outcome,
+                counts: r.counts,
+                tokens_in: r.tokens_in,
+                tokens_out: r.tokens_out,
+                error: r.error,
+            },
+        );
+    }
+    out
+}
+
+fn print_human(s: &Status, now: i64) {
     crate::outln!(
         "config       {}",
-        status.config_file.as_deref().unwrap_or("(none: defaults)")
+        s.config_file.as_deref().unwrap_or("(none: defaults)")
     );
-    crate::outln!("codex_home   {}", status.codex_home);
-    crate::outln!("claude_home  {}", status.claude_home);
-    crate::outln!("memkit_home  {}", status.memkit_home);
-    crate::outln!("memory_root  {}", status.memory_root);
-    crate::outln!(
-        "database     {} (schema {})",
-        status.database,
-        status.schema_version
-    );
-    if status.catalog.is_empty() {
+    crate::outln!("codex_home   {}", s.codex_home);
+    crate::outln!("claude_home  {}", s.claude_home);
+    crate::outln!("memkit_home  {}", s.memkit_home);
+    crate::outln!("memory_root  {}", s.memory_root);
+    crate::outln!("database     {} (schema {})", s.database, s.schema_version);
+    if s.catalog.is_empty() {
         crate::outln!("catalog      empty (run `memkit scan`)");
     }
-    for (tool, c) in &status.catalog {
+    for (tool, c) in &s.catalog {
         let reasons: Vec<String> = c
             .ineligible
             .iter()
@@ -124,7 +232,7 @@ pub fn run(ctx: &Ctx) -> Result<i32> {
             }
         );
     }
-    let m = &status.memories;
+    let m = &s.memories;
     crate::outln!(
         "memories     {} stored, {} in the last consolidation, {} ever cited, {} never cited{}",
         m.total,
@@ -137,18 +245,17 @@ pub fn run(ctx: &Ctx) -> Result<i32> {
     );
     crate::outln!(
         "usage        last cite-import {}; the next prune removes {}",
-        status
-            .last_cite_import
-            .map(crate::util::time::rfc3339)
+        s.last_cite_import
+            .map(rfc3339)
             .unwrap_or_else(|| "never".into()),
-        status.next_prune
+        s.next_prune
     );
-    print_consolidation(status.consolidation.as_ref(), status.baseline.as_ref(), now);
-    Ok(0)
+    print_consolidation(s.consolidation.as_ref(), s.baseline.as_ref(), now);
+    print_runs(&s.recent_runs);
+    print_next(&s.next, s.consolidation.as_ref(), now);
 }
 
 fn print_consolidation(job: Option<&Phase2Job>, baseline: Option<&Baseline>, now: i64) {
-    use crate::util::time::{human_duration, rfc3339};
     let at = |t: Option<i64>| t.map(rfc3339).unwrap_or_else(|| "-".into());
     match job {
         None => crate::outln!("consolidate  never run"),
@@ -167,7 +274,9 @@ fn print_consolidation(job: Option<&Phase2Job>, baseline: Option<&Baseline>, now
                 "error" => format!(
                     "failed at {}; retry after {} ({} retries left)",
                     at(j.finished_at),
-                    j.retry_at.map(|r| format!("{} (in {})", rfc3339(r), human_duration(r - now))).unwrap_or_default(),
+                    j.retry_at
+                        .map(|r| format!("{} (in {})", rfc3339(r), human_duration(r - now)))
+                        .unwrap_or_default(),
                     j.retry_remaining
                 ),
                 "pending" => "pending: new memories wait for the next consolidation".to_string(),
@@ -181,5 +290,120 @@ fn print_consolidation(job: Option<&Phase2Job>, baseline: Option<&Baseline>, now
     }
     if let Some(b) = baseline {
         crate::outln!("baseline     {} {}", b.commit, b.message);
+    }
+}
+
+fn print_runs(runs: &[RunSummary]) {
+    if runs.is_empty() {
+        crate::outln!("runs         none yet");
+        return;
+    }
+    crate::outln!("runs         (newest first)");
+    for r in runs {
+        let stages: Vec<String> = r
+            .stages
+            .iter()
+            .map(|s| {
+                let tokens = if s.tokens_in + s.tokens_out > 0 {
+                    format!(" {}/{} tok", s.tokens_in, s.tokens_out)
+                } else {
+                    String::new()
+                };
+                format!("{} {}{}{}", s.stage, s.outcome, count_hint(s), tokens)
+            })
+            .collect();
+        crate::outln!(
+            "  {} {:>6}  {}",
+            rfc3339(r.started_at),
+            r.duration_secs
+                .map(human_duration)
+                .unwrap_or_else(|| "?".into()),
+            stages.join(", ")
+        );
+        for s in r.stages.iter().filter(|s| s.error.is_some()) {
+            crate::outln!(
+                "      {} error: {}",
+                s.stage,
+                crate::util::text::one_line(s.error.as_deref().unwrap_or(""), 160)
+            );
+        }
+    }
+}
+
+/// The most telling count of a stage, in brackets.
+fn count_hint(s: &StageSummary) -> String {
+    let c = match &s.counts {
+        Some(c) => c,
+        None => return String::new(),
+    };
+    let get = |k: &str| c.get(k).and_then(serde_json::Value::as_i64).unwrap_or(0);
+    let hint = match s.stage.as_str() {
+        "extract" => format!(
+            "{} ok, {} failed",
+            get("succeeded") + get("no_output"),
+            get("failed")
+        ),
+        "consolidate" => c
+            .get("outcome")
+            .and_then(|o| o.as_str())
+            .unwrap_or("")
+            .to_string(),
+        "sync" => format!("{} selected", get("selected")),
+        "prune" => format!("{} pruned", get("pruned")),
+        "cite-import" => format!("{} bumped", get("outputs_bumped")),
+        "diff" => format!("{} changes", get("changes")),
+        _ => String::new(),
+    };
+    if hint.is_empty() {
+        hint
+    } else {
+        format!(" ({hint})")
+    }
+}
+
+fn print_next(n: &Next, job: Option<&Phase2Job>, now: i64) {
+    crate::outln!(
+        "next         {} sessions are eligible for the next extraction",
+        n.eligible_now
+    );
+    if n.waiting_for_idle > 0 {
+        crate::outln!(
+            "             {} sessions wait for their idle window; the first is eligible at {}",
+            n.waiting_for_idle,
+            n.next_idle_window_ends
+                .map(|t| format!("{} (in {})", rfc3339(t), human_duration(t - now)))
+                .unwrap_or_default()
+        );
+    }
+    if n.stage1_in_backoff > 0 {
+        crate::outln!(
+            "             {} failed extractions retry from {}",
+            n.stage1_in_backoff,
+            n.next_retry_at.map(rfc3339).unwrap_or_default()
+        );
+    }
+    if n.stage1_retries_exhausted > 0 {
+        crate::outln!(
+            "             {} extractions failed 3 times and wait for their session to change (or `memkit extract --force --thread ID`)",
+            n.stage1_retries_exhausted
+        );
+    }
+    for f in n.failures.iter().take(5) {
+        crate::outln!(
+            "             {}: {}",
+            f.thread_id,
+            crate::util::text::one_line(f.last_error.as_deref().unwrap_or(""), 140)
+        );
+    }
+    if n.stage1_running > 0 {
+        crate::outln!(
+            "             {} extractions are running now",
+            n.stage1_running
+        );
+    }
+    if let Some(j) = job
+        && j.status == "pending"
+    {
+        crate::outln!("             the next run consolidates the new memories");
     }
 }

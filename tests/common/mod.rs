@@ -72,6 +72,11 @@ impl TestEnv {
         String::from_utf8(out.stdout).unwrap()
     }
 
+    /// Runs memkit (any exit code) and returns stdout.
+    pub fn ok_or_fail(&self, args: &[&str]) -> String {
+        String::from_utf8(self.run(args).stdout).unwrap()
+    }
+
     /// Writes the config file memkit reads by default.
     pub fn write_config(&self, text: &str) -> PathBuf {
         let p = self.home.join(".config/memkit/config.toml");

@@ -52,6 +52,15 @@ pub fn run_program(
     if let Some(dir) = cwd {
         cmd.current_dir(dir);
     }
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl is async-signal-safe; it only asks the kernel to kill the
+    // program when memkit dies (even by SIGKILL), so no orphan keeps editing.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
     let mut child = cmd
         .spawn()
         .map_err(|e| Error::failed(format!("cannot run {program}: {e}")))?;

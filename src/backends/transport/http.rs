@@ -30,6 +30,18 @@ impl HttpClient {
         HttpClient { agent, max_retries }
     }
 
+    /// A cheap GET (e.g. `/models`) that checks a server answers and accepts the key.
+    pub fn probe(&self, url: &str, bearer: Option<&str>) -> Result<u16> {
+        let mut request = self.agent.get(url);
+        if let Some(key) = bearer {
+            request = request.header("authorization", &format!("Bearer {key}"));
+        }
+        match request.call() {
+            Ok(resp) => Ok(resp.status().as_u16()),
+            Err(e) => Err(Error::failed(format!("{url}: {e}"))),
+        }
+    }
+
     /// POSTs `body` as JSON and returns the parsed JSON answer.
     pub fn post_json(&self, url: &str, bearer: Option<&str>, body: &Value) -> Result<Value> {
         let mut attempt = 0u32;

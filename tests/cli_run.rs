@@ -1,0 +1,540 @@
+//! `memkit run`, `status`, `doctor` and the schedule files, end to end and offline.
+
+mod common;
+
+use common::mock::{MockServer, Response, chat_answer, stage_one};
+use common::{TestEnv, thread_id};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+fn run_json(env: &TestEnv, args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let mut all = vec!["run", "--json"];
+    all.extend_from_slice(args);
+    let out = env.run(&all);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+        panic!(
+            "not JSON: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code(), v)
+}
+
+fn stage<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["stage"] == name)
+        .unwrap_or_else(|| panic!("no stage {name} in {report}"))
+}
+
+fn commits(root: &Path) -> usize {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["rev-list", "--count", "HEAD"])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
+fn script(env: &TestEnv, name: &str, body: &str) -> PathBuf {
+    let p = env.root.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p
+}
+
+/// Lays out the shared samples as the tools do, when they are present.
+fn install_samples(env: &TestEnv) -> usize {
+    let Some(samples) = common::samples_dir() else {
+        return 0;
+    };
+    let mut n = 0;
+    for entry in std::fs::read_dir(samples.join("codex")).unwrap() {
+        let src = entry.unwrap().path();
+        let id = memkit::sources::read_transcript(
+            &src,
+            memkit::sources::Tool::Codex,
+            Default::default(),
+        )
+        .unwrap()
+        .info
+        .id;
+        env.install_codex(
+            &src,
+            Some(&format!("rollout-2026-01-15T10-00-00-{id}.jsonl")),
+        );
+        n += 1;
+    }
+    let project = env.claude_home.join("projects/-samples");
+    std::fs::create_dir_all(&project).unwrap();
+    for entry in std::fs::read_dir(samples.join("claude")).unwrap() {
+        let src = entry.unwrap().path();
+        let name = src.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.contains("agent") {
+            std::fs::copy(&src, project.join(name)).unwrap();
+            n += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn a_fresh_home_runs_with_defaults_and_a_second_run_changes_nothing() {
+    let env = TestEnv::new();
+    env.install_fixtures();
+    install_samples(&env);
+    env.age_sessions(Duration::from_secs(7 * 3600));
+    let (code, report) = run_json(&env, &[]);
+    assert_eq!(code, Some(0), "{report}");
+    for s in report["stages"].as_array().unwrap() {
+        assert_eq!(s["outcome"], "ok", "{s}");
+    }
+    let extract = &stage(&report, "extract")["report"];
+    assert!(extract["succeeded"].as_i64().unwrap() >= 4, "{extract}");
+    assert_eq!(
+        stage(&report, "consolidate")["report"]["outcome"],
+        "consolidated"
+    );
+    let root = env.memory_root();
+    memkit::memory::validate::check_artifacts(&root).expect("a valid memory folder");
+    let summary = std::fs::read_to_string(root.join("memory_summary.md")).unwrap();
+    assert!(
+        summary.contains("pnpm"),
+        "the fixture's preference made it: {summary}"
+    );
+    let after_first = commits(&root);
+
+    let (code, second) = run_json(&env, &[]);
+    assert_eq!(code, Some(0));
+    assert_eq!(stage(&second, "extract")["report"]["claimed"], 0);
+    assert_eq!(
+        stage(&second, "consolidate")["report"]["outcome"],
+        "no_changes"
+    );
+    assert_eq!(commits(&root), after_first, "no new commit");
+    let logs: Vec<_> = std::fs::read_dir(env.memkit_home.join("logs"))
+        .unwrap()
+        .collect();
+    assert_eq!(logs.len(), 2, "one log file per run");
+}
+
+#[test]
+fn an_overlapping_run_exits_0_and_says_who_is_running() {
+    let env = TestEnv::new();
+    let slow = script(
+        &env,
+        "slow.sh",
+        &format!("cat >/dev/null\nsleep 2\nprintf '%s' '{}'", stage_one("s")),
+    );
+    env.write_config(&format!(
+        "[extract]\nbackend = \"command\"\ncommand = [\"{}\"]\n",
+        slow.display()
+    ));
+    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    let first = env
+        .cmd()
+        .arg("run")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let out = env.run(&["run"]);
+    assert_eq!(out.status.code(), Some(0));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("another run is active (memkit-") && said.contains(", since 20"),
+        "{said}"
+    );
+    let waited = env.run(&["run", "--wait", "--stages", "prune"]);
+    assert_eq!(waited.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&waited.stdout).contains("prune:"),
+        "--wait runs after the first"
+    );
+    assert!(first.wait_with_output().unwrap().status.success());
+}
+
+/// The memory folder's files (without .git and the transient diff), with the
+/// test root's path replaced so two homes compare equal.
+fn folder_contents(env: &TestEnv) -> Vec<(String, String)> {
+    let root = env.memory_root();
+    let mut out = Vec::new();
+    common::visit(&root, &mut |p| {
+        let rel = p
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if rel.starts_with(".git/") || rel == "phase2_workspace_diff.md" {
+            return;
+        }
+        let text = std::fs::read_to_string(p)
+            .unwrap()
+            .replace(&env.root.display().to_string(), "<ROOT>");
+        out.push((rel, text));
+    });
+    out.sort();
+    out
+}
+
+/// A home with 6 sessions of fixed mtime, a slow command extractor and a slow agent.
+fn crash_env() -> TestEnv {
+    let env = TestEnv::new();
+    let answer = stage_one("c");
+    let extractor = script(
+        &env,
+        "extract.sh",
+        &format!("cat >/dev/null\nsleep 0.4\nprintf '%s' '{answer}'"),
+    );
+    let agent = script(
+        &env,
+        "agent.sh",
+        "cat >/dev/null\nsleep 1.5\nprintf '# Task Group: /home/dev/proj\\nscope: all\\n' > MEMORY.md\nprintf 'v1\\n## What is in Memory\\n### /home/dev/proj\\n' > memory_summary.md",
+    );
+    env.write_config(&format!(
+        "extract_jobs = 1\n[extract]\nbackend = \"command\"\ncommand = [\"{}\"]\n[consolidate]\nbackend = \"agent\"\nagent_command = [\"{}\"]\n",
+        extractor.display(),
+        agent.display()
+    ));
+    let fixed = std::time::UNIX_EPOCH
+        + Duration::from_secs(memkit::util::time::now_secs() as u64 / 86_400 * 86_400 - 86_400);
+    for i in 0..6 {
+        let p = env.write_codex_session(&thread_id(i), &["Fix the flaky test"]);
+        common::set_mtime(&p, fixed);
+    }
+    env
+}
+
+fn kill_after(env: &TestEnv, args: &[&str], delay: Duration) {
+    let mut child = env
+        .cmd()
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(delay);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+}
+
+fn assert_recovered(env: &TestEnv, reference: &[(String, String)]) {
+    let out = env.run(&["run"]);
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let db = rusqlite::Connection::open(env.memkit_home.join("memkit.sqlite")).unwrap();
+    let check: String = db
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    let outputs: i64 = db
+        .query_row("SELECT COUNT(*) FROM stage1_outputs", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(outputs, 6, "no stage-1 output lost");
+    assert_eq!(folder_contents(env), reference);
+}
+
+#[test]
+fn sigkill_at_any_point_is_recovered_by_the_next_run() {
+    let reference_env = crash_env();
+    assert!(reference_env.run(&["run"]).status.success());
+    let reference = folder_contents(&reference_env);
+    assert!(reference.iter().any(|(p, _)| p == "MEMORY.md"));
+
+    let during_extraction = crash_env();
+    kill_after(&during_extraction, &["run"], Duration::from_millis(1200));
+    assert_recovered(&during_extraction, &reference);
+
+    let between = crash_env();
+    assert!(
+        between
+            .run(&["run", "--stages", "prune,cite-import,extract,sync"])
+            .status
+            .success()
+    );
+    assert_recovered(&between, &reference);
+
+    let during_consolidation = crash_env();
+    assert!(
+        during_consolidation
+            .run(&["run", "--stages", "extract,sync,diff"])
+            .status
+            .success()
+    );
+    kill_after(
+        &during_consolidation,
+        &["run", "--stages", "consolidate"],
+        Duration::from_millis(700),
+    );
+    assert_recovered(&during_consolidation, &reference);
+}
+
+#[test]
+fn a_broken_config_exits_2_naming_the_key() {
+    let env = TestEnv::new();
+    env.write_config("[consolidate]\nbackend = \"magic\"\n");
+    let out = env.run(&["run"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("consolidate.backend"));
+}
+
+#[test]
+fn an_unreachable_backend_fails_the_run_and_the_next_run_retries() {
+    let env = TestEnv::new();
+    env.write_config("[extract]\nbackend = \"chat\"\nmodel = \"m\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmax_retries = 0\ntimeout = \"2s\"\n");
+    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    env.write_codex_session(&thread_id(2), &["Another task"]);
+    let (code, report) = run_json(&env, &[]);
+    assert_eq!(code, Some(1), "{report}");
+    assert_eq!(stage(&report, "extract")["report"]["failed"], 2);
+    assert_eq!(
+        stage(&report, "consolidate")["outcome"],
+        "ok",
+        "later stages still run"
+    );
+    let status = env.ok(&["status"]);
+    assert!(
+        status.contains("2 failed extractions retry from"),
+        "{status}"
+    );
+    assert!(
+        status.contains("127.0.0.1:9"),
+        "the error is shown: {status}"
+    );
+
+    let server = MockServer::start(|_, _| Response::json(200, chat_answer(&stage_one("ok"))));
+    env.write_config(&format!(
+        "[extract]\nbackend = \"chat\"\nmodel = \"m\"\nbase_url = \"{}/v1\"\n",
+        server.url
+    ));
+    // An hour passes: the backoff ends.
+    rusqlite::Connection::open(env.memkit_home.join("memkit.sqlite"))
+        .unwrap()
+        .execute(
+            "UPDATE jobs SET retry_at = 0 WHERE kind = 'memory_stage1'",
+            [],
+        )
+        .unwrap();
+    let (code, report) = run_json(&env, &[]);
+    assert_eq!(code, Some(0), "{report}");
+    assert_eq!(stage(&report, "extract")["report"]["succeeded"], 2);
+}
+
+#[test]
+fn max_tokens_leaves_sessions_for_the_next_run() {
+    let env = TestEnv::new();
+    for i in 0..4 {
+        env.write_codex_session(
+            &thread_id(i),
+            &["We always use pnpm here, not npm. Fix the flaky test."],
+        );
+    }
+    let (code, report) = run_json(&env, &["--max-tokens", "4000", "--stages", "extract"]);
+    assert_eq!(code, Some(0));
+    let r = &stage(&report, "extract")["report"];
+    assert!(r["deferred"].as_i64().unwrap() >= 1, "{r}");
+    assert!(r["claimed"].as_i64().unwrap() >= 1, "{r}");
+    let line = env.ok(&["run", "--stages", "extract", "--max-tokens", "4000"]);
+    assert!(
+        line.contains("left for the next run (token budget)") || line.contains("0 claimed"),
+        "{line}"
+    );
+}
+
+#[test]
+fn status_says_what_happens_next() {
+    let env = TestEnv::new();
+    let p = env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    common::set_mtime(&p, std::time::SystemTime::now());
+    env.ok(&["run"]);
+    let status = env.ok(&["status"]);
+    assert!(
+        status.contains("1 sessions wait for their idle window; the first is eligible at"),
+        "{status}"
+    );
+    assert!(status.contains("runs         (newest first)"), "{status}");
+    assert!(status.contains("extract ok"), "{status}");
+    let json: serde_json::Value = serde_json::from_str(&env.ok(&["status", "--json"])).unwrap();
+    assert_eq!(json["next"]["waiting_for_idle"], 1);
+    assert_eq!(
+        json["recent_runs"][0]["stages"].as_array().unwrap().len(),
+        6
+    );
+}
+
+#[test]
+fn doctor_names_each_problem_and_its_fix() {
+    let env = TestEnv::new();
+    env.install_fixtures();
+    let out = env.run(&["doctor", "--offline"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+
+    std::fs::write(
+        env.codex_home.join("config.toml"),
+        "[features]\nmemories = true\n[memories]\ngenerate_memories = true\n",
+    )
+    .unwrap();
+    env.write_config(
+        "[extract]\nbackend = \"chat\"\nmodel = \"m\"\nbase_url = \"http://127.0.0.1:9/v1\"\n",
+    );
+    let out = env.run(&["doctor"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("FAIL codex:") && text.contains("generate_memories = false"),
+        "{text}"
+    );
+    assert!(
+        text.contains("FAIL extract: cannot reach the chat backend"),
+        "{text}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&env.ok_or_fail(&["doctor", "--json", "--offline"])).unwrap();
+    assert_eq!(json["ok"], false);
+
+    std::fs::write(
+        env.codex_home.join("config.toml"),
+        "[features]\nmemories = true\n[memories]\ngenerate_memories = false\n",
+    )
+    .unwrap();
+    env.write_config("");
+    let target = env.root.join("real");
+    std::fs::create_dir_all(&target).unwrap();
+    std::os::unix::fs::symlink(&target, env.memory_root()).unwrap();
+    let out = env.run(&["doctor", "--offline"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text.contains("FAIL memory_root:") && text.contains("symbolic link"),
+        "{text}"
+    );
+    assert!(
+        text.contains("ok   codex: Codex reads memkit's folder natively"),
+        "{text}"
+    );
+}
+
+#[test]
+fn run_logs_keep_the_last_thirty() {
+    let env = TestEnv::new();
+    let logs = env.memkit_home.join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    for i in 0..35 {
+        std::fs::write(
+            logs.join(format!("run-2020-01-01T00-00-{i:02}-abcdefgh.log")),
+            "old",
+        )
+        .unwrap();
+    }
+    env.ok(&["run", "--stages", "prune"]);
+    let mut names: Vec<String> = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 30);
+    let newest = std::fs::read_to_string(logs.join(names.last().unwrap())).unwrap();
+    assert!(
+        newest.contains("prune: deleted 0 unused memories"),
+        "{newest}"
+    );
+}
+
+#[test]
+fn schedule_files_are_well_formed() {
+    let cron = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cron");
+    let crontab = std::fs::read_to_string(cron.join("memkit.crontab")).unwrap();
+    let jobs: Vec<&str> = crontab
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#') && !l.contains('='))
+        .collect();
+    assert_eq!(jobs.len(), 1);
+    let fields: Vec<&str> = jobs[0].split_whitespace().collect();
+    assert!(
+        fields.len() > 5 && fields[5].ends_with("memkit") && fields[6] == "run",
+        "{}",
+        jobs[0]
+    );
+    for f in &fields[..5] {
+        assert!(
+            f.chars().all(|c| c.is_ascii_digit() || "*/,-".contains(c)),
+            "bad cron field {f}"
+        );
+    }
+
+    let timer = std::fs::read_to_string(cron.join("memkit.timer")).unwrap();
+    assert!(timer.contains("Persistent=true") && timer.contains("OnCalendar="));
+    let service = std::fs::read_to_string(cron.join("memkit.service")).unwrap();
+    assert!(
+        service.contains("Nice=")
+            && service.contains("IOSchedulingClass=")
+            && service.contains("memkit run")
+    );
+    if Command::new("systemd-analyze")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
+        let out = Command::new("systemd-analyze")
+            .args(["verify"])
+            .arg(cron.join("memkit.service"))
+            .arg(cron.join("memkit.timer"))
+            .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stderr);
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            assert!(
+                line.contains("is not executable")
+                    || line.contains("RuntimeDirectory")
+                    || line.contains("initialize manager"),
+                "systemd-analyze: {line}"
+            );
+        }
+    } else {
+        eprintln!("skipped: systemd-analyze not installed");
+    }
+
+    let plist = std::fs::read_to_string(cron.join("com.memkit.nightly.plist")).unwrap();
+    assert!(plist.starts_with("<?xml"));
+    check_balanced_xml(&plist);
+    for key in ["Label", "ProgramArguments", "StartCalendarInterval"] {
+        assert!(plist.contains(&format!("<key>{key}</key>")), "{key}");
+    }
+}
+
+/// A small well-formedness check: tags nest and close in order.
+fn check_balanced_xml(text: &str) {
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('<') {
+        let end = rest[i..].find('>').expect("unclosed tag") + i;
+        let tag = &rest[i + 1..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('?') || tag.starts_with('!') || tag.ends_with('/') {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(stack.pop().as_deref(), Some(name), "mismatched </{name}>");
+        } else {
+            stack.push(tag.split_whitespace().next().unwrap().to_string());
+        }
+    }
+    assert!(stack.is_empty(), "unclosed: {stack:?}");
+}
