@@ -99,6 +99,17 @@ fn escape(rel: &str) -> Error {
     ))
 }
 
+/// Stages `rel` under `root` in an atomic batch, refusing paths that escape the root.
+pub fn stage_file(
+    batch: &mut crate::util::fsx::AtomicBatch,
+    root: &Path,
+    rel: &str,
+    bytes: &[u8],
+) -> Result<()> {
+    let path = safe_join(root, rel)?;
+    batch.add(&path, bytes)
+}
+
 /// Writes `rel` under `root` atomically, refusing paths that escape the root.
 pub fn write_file(root: &Path, rel: &str, bytes: &[u8]) -> Result<PathBuf> {
     let path = safe_join(root, rel)?;

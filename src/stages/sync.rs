@@ -10,6 +10,7 @@ use crate::memory::files::{SelectedOutput, render_raw_memories, render_rollout_s
 use crate::memory::git::Baseline;
 use crate::memory::{RAW_MEMORIES_MD, ROLLOUT_SUMMARIES_DIR, extensions, layout};
 use crate::store::{Store, stage1};
+use crate::util::fsx::AtomicBatch;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::fs;
@@ -139,12 +140,13 @@ pub fn run(
             _ => {}
         }
     }
+    let mut batch = AtomicBatch::default();
     for output in &selection {
         let rel_path = format!("{ROLLOUT_SUMMARIES_DIR}/{}.md", output.stem());
         let text = render_rollout_summary(output);
         if differs(&root.join(&rel_path), &text) {
             if !dry_run {
-                layout::write_file(root, &rel_path, text.as_bytes())?;
+                layout::stage_file(&mut batch, root, &rel_path, text.as_bytes())?;
             }
             report.summaries_written.push(rel_path);
         } else {
@@ -154,8 +156,9 @@ pub fn run(
     let raw = render_raw_memories(&selection);
     report.raw_memories_changed = differs(&root.join(RAW_MEMORIES_MD), &raw);
     if report.raw_memories_changed && !dry_run {
-        layout::write_file(root, RAW_MEMORIES_MD, raw.as_bytes())?;
+        layout::stage_file(&mut batch, root, RAW_MEMORIES_MD, raw.as_bytes())?;
     }
+    batch.commit()?;
     let old = extensions::old_resources(root, now);
     if !dry_run {
         for path in &old {

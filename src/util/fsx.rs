@@ -13,14 +13,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .parent()
         .ok_or_else(|| Error::failed(format!("{}: no parent folder", path.display())))?;
     fs::create_dir_all(dir).at(dir)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut suffix = [0u8; 6];
-    crate::util::ids::random_bytes(&mut suffix);
-    let tag: String = suffix.iter().map(|b| format!("{b:02x}")).collect();
-    let tmp = dir.join(format!(".{name}.{tag}.tmp"));
+    let tmp = temp_name(path);
     let result = (|| -> Result<()> {
         let mut f = OpenOptions::new()
             .write(true)
@@ -40,6 +33,108 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// Many atomic writes with one flush: every file goes to a temp file first,
+/// then the filesystem is flushed once, then the temps are renamed over their
+/// targets and each folder is synced. Readers still see old or new content,
+/// never a torn file, and a crash before the renames leaves the old files.
+#[derive(Default)]
+pub struct AtomicBatch {
+    pending: Vec<(std::path::PathBuf, std::path::PathBuf)>,
+}
+
+impl AtomicBatch {
+    /// Stages `bytes` for `path`.
+    pub fn add(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
+        let dir = path
+            .parent()
+            .ok_or_else(|| Error::failed(format!("{}: no parent folder", path.display())))?;
+        fs::create_dir_all(dir).at(dir)?;
+        let tmp = temp_name(path);
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .at(&tmp)?;
+        self.pending.push((tmp.clone(), path.to_path_buf()));
+        f.write_all(bytes).at(&tmp)?;
+        Ok(())
+    }
+
+    /// Flushes and renames everything staged.
+    pub fn commit(mut self) -> Result<()> {
+        let pending = std::mem::take(&mut self.pending);
+        let Some((first, _)) = pending.first() else {
+            return Ok(());
+        };
+        flush_filesystem(first, &pending)?;
+        let mut dirs: Vec<std::path::PathBuf> = Vec::new();
+        for (i, (tmp, target)) in pending.iter().enumerate() {
+            if let Err(e) = fs::rename(tmp, target) {
+                for (t, _) in &pending[i..] {
+                    let _ = fs::remove_file(t);
+                }
+                return Err(Error::io(target, e));
+            }
+            if let Some(d) = target.parent()
+                && !dirs.iter().any(|x| x == d)
+            {
+                dirs.push(d.to_path_buf());
+            }
+        }
+        for d in dirs {
+            if let Ok(f) = File::open(&d) {
+                let _ = f.sync_all();
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for AtomicBatch {
+    fn drop(&mut self) {
+        for (tmp, _) in &self.pending {
+            let _ = fs::remove_file(tmp);
+        }
+    }
+}
+
+/// One `syncfs` on Linux; elsewhere an fsync per staged file.
+fn flush_filesystem(
+    any: &Path,
+    pending: &[(std::path::PathBuf, std::path::PathBuf)],
+) -> Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let _ = pending;
+        let f = File::open(any).at(any)?;
+        // SAFETY: syncfs only reads the descriptor, which stays open for the call.
+        if unsafe { libc::syncfs(f.as_raw_fd()) } != 0 {
+            return Err(Error::io(any, std::io::Error::last_os_error()));
+        }
+        Ok(())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = any;
+        for (tmp, _) in pending {
+            File::open(tmp).and_then(|f| f.sync_all()).at(tmp)?;
+        }
+        Ok(())
+    }
+}
+
+fn temp_name(path: &Path) -> std::path::PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut suffix = [0u8; 6];
+    crate::util::ids::random_bytes(&mut suffix);
+    let tag: String = suffix.iter().map(|b| format!("{b:02x}")).collect();
+    path.with_file_name(format!(".{name}.{tag}.tmp"))
 }
 
 /// Writes `bytes` to a new file at `path`; fails if it already exists.
@@ -82,6 +177,25 @@ mod tests {
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
         assert!(!write_create_new(&p, b"three").unwrap());
         assert_eq!(fs::read_to_string(&p).unwrap(), "two");
+        let mut batch = AtomicBatch::default();
+        batch.add(&p, b"four").unwrap();
+        batch.add(&dir.join("sub/b.md"), b"five").unwrap();
+        assert_eq!(
+            fs::read_to_string(&p).unwrap(),
+            "two",
+            "nothing visible before commit"
+        );
+        batch.commit().unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "four");
+        assert_eq!(fs::read_to_string(dir.join("sub/b.md")).unwrap(), "five");
+        let mut dropped = AtomicBatch::default();
+        dropped.add(&dir.join("c.md"), b"x").unwrap();
+        drop(dropped);
+        assert_eq!(
+            fs::read_dir(&dir).unwrap().count(),
+            2,
+            "no temp left, no c.md"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 }
