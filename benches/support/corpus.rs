@@ -202,7 +202,7 @@ fn codex_session(path: &Path, id: &str, target: u64, rng: &mut Rng, g: &mut Gene
         "id": id, "timestamp": ts, "cwd": cwd, "originator": "codex-tui", "cli_version": "0.140.0",
         "source": "cli", "base_instructions": {"text": blob(rng, 12_000)}, "git": {"branch": "main"}}}));
     let mut turn = 0usize;
-    while w.written < target {
+    while turn == 0 || w.written < target {
         turn += 1;
         let mut ask = format!(
             "{} {}",
@@ -262,7 +262,7 @@ fn claude_session(path: &Path, id: &str, target: u64, rng: &mut Rng, g: &mut Gen
     let cwd = format!("/home/dev/{}", rng.pick(WORDS));
     let base = |kind: &str, uuid: String| serde_json::json!({"type": kind, "uuid": uuid, "sessionId": id, "cwd": cwd, "gitBranch": "main", "version": "2.1.40", "isSidechain": false, "timestamp": "2026-11-20T10:00:00.000Z"});
     let mut n = 0u64;
-    while w.written < target {
+    while n == 0 || w.written < target {
         n += 1;
         let mut user = base("user", format!("u{n}"));
         let ask = format!(

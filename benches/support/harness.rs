@@ -451,7 +451,11 @@ fn peak_rss(opts: &Options) -> Row {
         let mut n = 0u64;
         while written < opts.rss_bytes {
             n += 1;
-            let big = rng.alnum(if n.is_multiple_of(500) { 4 << 20 } else { 20_000 });
+            let big = rng.alnum(if n.is_multiple_of(500) {
+                4 << 20
+            } else {
+                20_000
+            });
             let lines = [
                 serde_json::json!({"timestamp": ts, "type": "event_msg", "payload": {"type": "user_message", "message": format!("step {n}: fix it")}}),
                 serde_json::json!({"timestamp": ts, "type": "response_item", "payload": {"type": "function_call", "name": "exec_command", "call_id": format!("c{n}"), "arguments": "{\"cmd\":\"cargo test\"}"}}),

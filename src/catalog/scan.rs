@@ -11,10 +11,12 @@ use crate::sources::{
     Event, ReadOptions, ReadStats, Role, SessionInfo, codex_state, stream_session,
 };
 use crate::store::Store;
+use crate::store::kv;
 use crate::store::session_files::{self, FileStamp};
 use crate::store::threads::{self, ThreadRow};
 use crate::util::text::one_line;
 use crate::util::time::now_secs;
+use crate::util::time::system_time_nanos;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -59,17 +61,27 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
         ..Default::default()
     };
 
+    let mut known_found = 0;
     let changed: Vec<&SessionFile> = found
         .iter()
         .filter(|f| {
             let key = f.path.to_string_lossy();
-            !known
-                .get(key.as_ref())
-                .is_some_and(|k| k.size == f.size as i64 && k.mtime_ns == f.mtime_ns)
+            match known.get(key.as_ref()) {
+                Some(k) => {
+                    known_found += 1;
+                    !(k.size == f.size as i64 && k.mtime_ns == f.mtime_ns)
+                }
+                None => true,
+            }
         })
         .collect();
     report.files_unchanged = found.len() - changed.len();
     report.files_read = changed.len();
+    // Every recorded file was found again, none changed and Codex's index is
+    // as before: the catalog is already right.
+    if changed.is_empty() && known_found == known.len() && !state_db_changed(cfg, store)? {
+        return Ok(report);
+    }
 
     let parsed: Vec<Parsed> = changed
         .par_iter()
@@ -83,10 +95,15 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
         .iter()
         .map(|f| f.path.to_string_lossy().into_owned())
         .collect();
-    let existing: HashMap<String, ThreadRow> = threads::list(store.conn())?
-        .into_iter()
-        .map(|t| (t.id.clone(), t))
-        .collect();
+    let vanished: Vec<&String> = known.keys().filter(|p| !present.contains(*p)).collect();
+    let existing: HashMap<String, ThreadRow> = if parsed.is_empty() {
+        HashMap::new()
+    } else {
+        threads::list(store.conn())?
+            .into_iter()
+            .map(|t| (t.id.clone(), t))
+            .collect()
+    };
 
     let tx = store.conn_mut().transaction()?;
     for p in parsed {
@@ -132,14 +149,18 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
         }
         threads::upsert(&tx, &row)?;
     }
-    for path in known.keys().filter(|p| !present.contains(*p)) {
+    for path in vanished {
         session_files::remove(&tx, path)?;
     }
     report.sessions_missing = threads::set_presence(&tx, &present)?;
 
-    if cfg.read_codex
-        && let Some(db) = codex_state::find_state_db(&cfg.codex_home)
-    {
+    let state = state_db(cfg);
+    kv::set(
+        &tx,
+        STATE_FINGERPRINT,
+        state.as_ref().map_or("", |(_, f)| f.as_str()),
+    )?;
+    if let Some((db, _)) = state {
         match codex_state::read_thread_states(&db) {
             Ok(states) => {
                 for s in states {
@@ -159,6 +180,37 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
     }
     tx.commit()?;
     Ok(report)
+}
+
+const STATE_FINGERPRINT: &str = "codex_state_fingerprint";
+
+/// Codex's thread index, if read, with a fingerprint of its files (size and
+/// mtime of the database and its WAL).
+fn state_db(cfg: &Config) -> Option<(std::path::PathBuf, String)> {
+    if !cfg.read_codex {
+        return None;
+    }
+    let db = codex_state::find_state_db(&cfg.codex_home)?;
+    let stamp = |p: &std::path::Path| {
+        std::fs::metadata(p)
+            .map(|m| {
+                format!(
+                    "{}:{}",
+                    m.len(),
+                    m.modified().map(system_time_nanos).unwrap_or(0)
+                )
+            })
+            .unwrap_or_default()
+    };
+    let wal = std::path::PathBuf::from(format!("{}-wal", db.display()));
+    let fingerprint = format!("{}|{}|{}", db.display(), stamp(&db), stamp(&wal));
+    Some((db, fingerprint))
+}
+
+/// Whether Codex's thread index changed since the last scan read it.
+fn state_db_changed(cfg: &Config, store: &Store) -> Result<bool> {
+    let current = state_db(cfg).map(|(_, f)| f).unwrap_or_default();
+    Ok(current != kv::get(store.conn(), STATE_FINGERPRINT)?.unwrap_or_default())
 }
 
 /// Reads one file given by the user (possibly outside the configured homes)

@@ -34,30 +34,26 @@ pub struct SessionFile {
 pub fn discover(cfg: &Config) -> Vec<SessionFile> {
     let mut out = Vec::new();
     if cfg.read_codex {
-        let mut codex = Vec::new();
-        walk(&cfg.codex_home.join("sessions"), 6, &mut |p| {
-            if is_rollout(p) {
-                codex.push((p.to_path_buf(), false));
-            }
-        });
-        walk(&cfg.codex_home.join("archived_sessions"), 6, &mut |p| {
-            if is_rollout(p) {
-                codex.push((p.to_path_buf(), true));
-            }
-        });
+        let mut codex: Vec<SessionFile> = Vec::new();
+        for (dir, archived) in [("sessions", false), ("archived_sessions", true)] {
+            walk(&cfg.codex_home.join(dir), 6, &mut |p, entry| {
+                if is_rollout(p)
+                    && let Some(f) = stat_entry(p, entry, Tool::Codex, archived)
+                {
+                    codex.push(f);
+                }
+            });
+        }
         let plain: HashSet<PathBuf> = codex
             .iter()
-            .filter(|(p, _)| !super::lines::is_compressed(p))
-            .map(|(p, _)| p.clone())
+            .filter(|f| !super::lines::is_compressed(&f.path))
+            .map(|f| f.path.clone())
             .collect();
-        for (path, archived) in codex {
-            if super::lines::is_compressed(&path) && plain.contains(&path.with_extension("")) {
-                continue; // the plain sibling wins
-            }
-            if let Some(f) = stat(path, Tool::Codex, archived) {
-                out.push(f);
-            }
-        }
+        // When both exist, the plain sibling of a .jsonl.zst wins.
+        codex.retain(|f| {
+            !(super::lines::is_compressed(&f.path) && plain.contains(&f.path.with_extension("")))
+        });
+        out.extend(codex);
     }
     if cfg.read_claude {
         let projects = cfg.claude_home.join("projects");
@@ -65,16 +61,16 @@ pub fn discover(cfg: &Config) -> Vec<SessionFile> {
             if !is_real_dir(&project) {
                 continue;
             }
-            walk(&project, 3, &mut |p| {
+            walk(&project, 3, &mut |p, entry| {
                 if is_claude_transcript(&project, p)
-                    && let Some(f) = stat(p.to_path_buf(), Tool::Claude, false)
+                    && let Some(f) = stat_entry(p, entry, Tool::Claude, false)
                 {
                     out.push(f);
                 }
             });
         }
     }
-    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out.sort_unstable_by(|a, b| a.path.as_os_str().cmp(b.path.as_os_str()));
     out
 }
 
@@ -116,22 +112,46 @@ fn read_dir_sorted(dir: &Path) -> Vec<PathBuf> {
     entries
 }
 
-/// Visits regular files under `dir` (not following links), at most `depth` levels down.
-fn walk(dir: &Path, depth: usize, f: &mut dyn FnMut(&Path)) {
-    for entry in read_dir_sorted(dir) {
-        let Ok(meta) = fs::symlink_metadata(&entry) else {
+/// Visits regular files under `dir` (not following links), at most `depth`
+/// levels down. File types come from the directory listing, so only the
+/// session files themselves are stat'ed.
+fn walk(dir: &Path, depth: usize, f: &mut dyn FnMut(&Path, &fs::DirEntry)) {
+    let Ok(rd) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in rd.flatten() {
+        let Ok(kind) = entry.file_type() else {
             continue;
         };
-        if meta.is_dir() && depth > 0 {
-            walk(&entry, depth - 1, f);
-        } else if meta.is_file() {
-            f(&entry);
+        if kind.is_dir() && depth > 0 {
+            walk(&entry.path(), depth - 1, f);
+        } else if kind.is_file() {
+            f(&entry.path(), &entry);
         }
     }
 }
 
+/// Stats a listed file relative to its folder (no full path lookup).
+fn stat_entry(
+    path: &Path,
+    entry: &fs::DirEntry,
+    tool: Tool,
+    archived: bool,
+) -> Option<SessionFile> {
+    session_file(path.to_path_buf(), &entry.metadata().ok()?, tool, archived)
+}
+
 fn stat(path: PathBuf, tool: Tool, archived: bool) -> Option<SessionFile> {
     let meta = fs::metadata(&path).ok()?;
+    session_file(path, &meta, tool, archived)
+}
+
+fn session_file(
+    path: PathBuf,
+    meta: &fs::Metadata,
+    tool: Tool,
+    archived: bool,
+) -> Option<SessionFile> {
     let mtime_ns = meta.modified().map(system_time_nanos).unwrap_or(0);
     Some(SessionFile {
         path,

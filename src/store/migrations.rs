@@ -128,6 +128,14 @@ const MIGRATIONS: &[&str] = &[
         lease_until  INTEGER NOT NULL
     );
     "#,
+    // 4: small facts memkit remembers between runs (e.g. the fingerprint of
+    // Codex's thread index, so an unchanged index is not re-read).
+    r#"
+    CREATE TABLE kv (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+    );
+    "#,
 ];
 
 /// The schema version this build writes.

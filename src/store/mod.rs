@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub mod jobs;
+pub mod kv;
 pub mod locks;
 mod migrations;
 pub mod runs;
