@@ -1,5 +1,6 @@
 //! One module per subcommand: parse-free glue between the CLI and the library.
 
+mod redact;
 mod scan;
 mod sessions;
 mod show_session;
@@ -62,5 +63,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Sessions(args) => sessions::run(&ctx, &args),
         Command::ShowSession(args) => show_session::run(&ctx, &args),
         Command::Status => status::run(&ctx),
+        Command::Redact(args) => redact::run(&ctx, &args),
     }
 }
