@@ -155,9 +155,9 @@ pub(super) fn looks_random(v: &[u8]) -> bool {
         // flips often (camelCase has one capital per word).
         let l = s.letters();
         return n >= 16
-            && s.upper * 10 >= l * 3
-            && s.lower * 10 >= l * 3
-            && s.case_switches * 3 >= n
+            && s.upper * 4 >= l
+            && s.lower * 4 >= l
+            && s.case_switches * 4 >= n
             && h >= 3.5;
     }
     if s.digit == 0 && (s.lower == 0 || s.upper == 0) {

@@ -369,7 +369,13 @@ fn value_after(
         (Some(b'='), _) => (b'=', 1),
         (Some(b':'), _) => (b':', 1),
         (Some(b','), _) if name_quoted && opens_call(text, name_start) => (b',', 1),
-        _ if blank_before && (flag || netrc_password(text, name_start, name_end)) => (b' ', 0),
+        _ if blank_before
+            && (flag
+                || netrc_password(text, name_start, name_end)
+                || after_set(text, name_start)) =>
+        {
+            (b' ', 0)
+        }
         _ => return None,
     };
     i += width;
@@ -404,6 +410,15 @@ pub(super) fn opens_call(text: &[u8], name_start: usize) -> bool {
     j > 0 && text[j - 1] == b'('
 }
 
+/// `… set NAME VALUE` (`aws configure set`, `npm config set //host/:_authToken`).
+fn after_set(text: &[u8], name_start: usize) -> bool {
+    let word_start = run_back(text, name_start, 256, |b| !b.is_ascii_whitespace());
+    let before = run_back(text, word_start, 8, |b| b == b' ' || b == b'\t');
+    before < word_start
+        && text[..before].ends_with(b"set")
+        && (before == 3 || !text[before - 4].is_ascii_alphanumeric())
+}
+
 /// `machine host login user password VALUE` (a `.netrc` line).
 fn netrc_password(text: &[u8], name_start: usize, name_end: usize) -> bool {
     if !is(&text[name_start..name_end], "password") {
@@ -433,13 +448,16 @@ fn is_type_name(v: &[u8]) -> bool {
     .any(|t| t.as_bytes() == v)
 }
 
-/// `self.password`, `config.db.pass`, `args.token`: dotted identifiers.
+/// `self.password`, `config.db.pass`, `args.token2`: dotted identifiers
+/// (words, digits only at the end of a part).
 fn is_dotted_identifier(v: &[u8]) -> bool {
     v.contains(&b'.')
         && v.split(|&b| b == b'.').all(|p| {
-            p.first()
-                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
-                && p.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            let word = p
+                .iter()
+                .take_while(|&&b| b.is_ascii_alphabetic() || b == b'_')
+                .count();
+            word > 0 && p[word..].iter().all(u8::is_ascii_digit)
         })
 }
 
@@ -581,6 +599,14 @@ mod tests {
         assert_eq!(red("--password=S3cr3t!pw"), ["S3cr3t!pw"]);
         assert_eq!(red("openssl pkcs12 -passin pass:S3cr3t!pw"), ["S3cr3t!pw"]);
         assert_eq!(
+            red("aws configure set aws_secret_access_key a8Fk2LmQ9xZ3pR7tW1vB"),
+            ["a8Fk2LmQ9xZ3pR7tW1vB"]
+        );
+        assert_eq!(
+            red("npm config set //registry.npmjs.org/:_authToken a8Fk2LmQ9xZ3pR7tW1vB"),
+            ["a8Fk2LmQ9xZ3pR7tW1vB"]
+        );
+        assert_eq!(
             red(r#"os.setenv("API_KEY", "a8Fk2LmQ9xZ3pR7tW1vB")"#),
             ["a8Fk2LmQ9xZ3pR7tW1vB"]
         );
@@ -604,6 +630,10 @@ mod tests {
         assert_eq!(
             red("?access_token=a8Fk2LmQ9xZ3pR7tW1vB&x=1"),
             ["a8Fk2LmQ9xZ3pR7tW1vB"]
+        );
+        assert_eq!(
+            red("    token: c2g52z.cmvnmerg405mnt15"),
+            ["c2g52z.cmvnmerg405mnt15"]
         );
     }
 
@@ -632,6 +662,7 @@ mod tests {
             "\"key\": \"0123456789abcdef0123456789abcdef\"",
             "SSH_KEY=/home/dev/.ssh/id_ed25519",
             "token: my-deploy-token-v2",
+            "token = config.auth.token2",
             "password: dbPassword",
             "public_key = \"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG\"",
             "\"integrity\": \"sha512-abcdEFGH1234+/==\"",

@@ -57,7 +57,7 @@ fn next_line_end(text: &[u8], i: usize, limit: usize) -> usize {
 }
 
 /// End of a block whose END line is missing (output cut short): the run of
-/// base64 lines, after at most a few `Header: value` lines.
+/// (possibly indented) base64 lines, after at most a few `Header: value` lines.
 fn truncated_end(text: &[u8], start: usize) -> usize {
     let limit = text.len().min(start + MAX_BLOCK);
     let mut i = start;
@@ -65,7 +65,8 @@ fn truncated_end(text: &[u8], start: usize) -> usize {
     let mut lines = 0;
     while i < limit {
         let e = next_line_end(text, i, limit);
-        let line = &text[i..e];
+        let indent = run(text, i, e - i, |b| b == b' ' || b == b'\t');
+        let line = &text[indent..e];
         let base64_line = !line.is_empty() && line.iter().all(|&b| b64(b) || b == b'=');
         let header = lines < 4 && end == start && line.contains(&b':');
         if base64_line {
@@ -219,6 +220,12 @@ mod tests {
             "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,AB12\n\n{BODY1}\n"
         );
         assert!(pem_span(&enc).unwrap().ends_with(BODY1));
+        let yaml =
+            format!("key: |\n  -----BEGIN PRIVATE KEY-----\n  {BODY1}\n  {BODY2}\nnext: 1\n");
+        assert_eq!(
+            pem_span(&yaml),
+            Some(format!("  {BODY1}\n  {BODY2}").as_str())
+        );
         assert_eq!(
             pem_span("-----BEGIN RSA PRIVATE KEY-----\nMIIE...\n-----END RSA PRIVATE KEY-----"),
             None

@@ -107,7 +107,6 @@ const MARKERS: &[&str] = &[
 /// Starts of references to secrets stored elsewhere.
 const REFERENCES: &[&str] = &[
     "$",
-    "%",
     "op://",
     "vault:",
     "env:",
@@ -143,8 +142,9 @@ pub(super) fn is_placeholder(v: &[u8]) -> bool {
     let last = v[v.len() - 1];
     if matches!(
         (first, last),
-        (b'<', b'>') | (b'[', b']') | (b'{', b'}') | (b'(', b')')
-    ) {
+        (b'<', b'>') | (b'[', b']') | (b'{', b'}') | (b'(', b')') | (b'%', b'%')
+    ) || matches!(v, b"%s" | b"%v" | b"%d")
+    {
         return true;
     }
     if WORDS.iter().any(|w| w.as_bytes().eq_ignore_ascii_case(v)) {
