@@ -12,41 +12,18 @@ pub(super) struct Shape {
     pub digit: usize,
     /// Anything else.
     pub other: usize,
-    /// Adjacent letter pairs whose case differs (`aB`, `Cd`).
-    pub case_switches: usize,
 }
 
 impl Shape {
     /// Measures `v`.
     pub fn of(v: &[u8]) -> Shape {
         let mut s = Shape::default();
-        let mut prev_case: Option<bool> = None;
         for &b in v {
-            let case = match b {
-                b'a'..=b'z' => {
-                    s.lower += 1;
-                    Some(false)
-                }
-                b'A'..=b'Z' => {
-                    s.upper += 1;
-                    Some(true)
-                }
-                b'0'..=b'9' => {
-                    s.digit += 1;
-                    None
-                }
-                _ => {
-                    s.other += 1;
-                    None
-                }
-            };
-            if let (Some(p), Some(c)) = (prev_case, case)
-                && p != c
-            {
-                s.case_switches += 1;
-            }
-            if case.is_some() {
-                prev_case = case;
+            match b {
+                b'a'..=b'z' => s.lower += 1,
+                b'A'..=b'Z' => s.upper += 1,
+                b'0'..=b'9' => s.digit += 1,
+                _ => s.other += 1,
             }
         }
         s
@@ -92,18 +69,31 @@ pub(super) fn is_uuid(v: &[u8]) -> bool {
 }
 
 /// Words joined by separators: `learn-compatible-interface`, `my_token_v2`,
-/// `1.2.3`, `/usr/local/bin`. Every part is a plain word (one case, or
-/// capitalised), a number, or at most three characters.
+/// `1.2.3`, `/usr/local/bin`, `value%27with%27quotes`. Every part (between
+/// non-alphanumerics and upper-case `%XX` escapes) is a plain word (one
+/// case, or capitalised), a number, or at most three characters.
 pub(super) fn is_phrase(v: &[u8]) -> bool {
     let mut parts = 0;
-    for part in v.split(|b| matches!(b, b'-' | b'_' | b'.' | b'/' | b':' | b' ' | b'+')) {
-        if part.is_empty() {
+    let mut i = 0;
+    while i < v.len() {
+        if !v[i].is_ascii_alphanumeric() {
+            let escape = v[i] == b'%'
+                && v.len() > i + 2
+                && v[i + 1..i + 3]
+                    .iter()
+                    .all(|b| b.is_ascii_digit() || (b'A'..=b'F').contains(b));
+            i += if escape { 3 } else { 1 };
             continue;
         }
+        let end = v[i..]
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .map_or(v.len(), |p| i + p);
+        let part = &v[i..end];
+        i = end;
         parts += 1;
         let s = Shape::of(part);
         let plain_word = s.digit == 0
-            && s.other == 0
             && (s.upper == 0 || s.lower == 0 || (s.upper == 1 && part[0].is_ascii_uppercase()));
         let number = s.digit == part.len();
         if !(plain_word || number || part.len() <= 3) {
@@ -111,6 +101,16 @@ pub(super) fn is_phrase(v: &[u8]) -> bool {
         }
     }
     parts >= 2
+}
+
+/// Starts like an ISO date: `2025-03-04…`, `1979-05-27T00:32:00`.
+fn is_date(v: &[u8]) -> bool {
+    v.len() >= 10
+        && v[..4].iter().all(u8::is_ascii_digit)
+        && v[4] == b'-'
+        && v[5..7].iter().all(u8::is_ascii_digit)
+        && v[7] == b'-'
+        && v[8..10].iter().all(u8::is_ascii_digit)
 }
 
 /// A file-system path: starts like one, has no base64 padding or `+`, and no
@@ -146,22 +146,16 @@ pub(super) fn looks_random(v: &[u8]) -> bool {
         return n >= 16 && shannon(v) >= 2.5;
     }
     let s = Shape::of(v);
-    if s.letters() == 0 || is_phrase(v) || is_path(v) {
+    if s.letters() == 0 || is_phrase(v) || is_path(v) || is_date(v) {
         return false;
     }
     let h = shannon(v);
-    if s.digit == 0 && s.other == 0 {
-        // Letters only: random when long, both cases are common and the case
-        // flips often (camelCase has one capital per word).
+    if s.digit == 0 {
+        // No digits: random letters use both cases often (camelCase has one
+        // capital per word), or are single-case with symbols (base64).
         let l = s.letters();
-        return n >= 16
-            && s.upper * 4 >= l
-            && s.lower * 4 >= l
-            && s.case_switches * 4 >= n
-            && h >= 3.5;
-    }
-    if s.digit == 0 && (s.lower == 0 || s.upper == 0) {
-        return n >= 16 && h >= 3.5;
+        let mixed = s.upper * 5 >= l && s.lower * 5 >= l;
+        return n >= 16 && h >= 3.5 && (mixed || (s.other > 0 && (s.upper == 0 || s.lower == 0)));
     }
     h >= if n >= 16 { 3.0 } else { 2.5 }
 }
@@ -195,7 +189,8 @@ mod tests {
             "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzz9k2k",
             "0f3a9c7e5b1d2f4a6c8e0b2d4f6a8c0e",
             "9b2e7c1a-3f4d-4e5b-8c6d-7e8f9a0b1c2d",
-            "hfKxPqLmZrTbWnYvCsDgJe",
+            "QmXkTRbwZPAdnVhyeLGsuCJf",
+            "IcyztQMBMehgYtogRQPGDrqizdCTimbZfm",
             "abz12345",
         ] {
             assert!(looks_random(v.as_bytes()), "{v}");
@@ -210,12 +205,15 @@ mod tests {
             "getAccessTokenForUser",
             "1.2.3-beta.4",
             "2025-01-02T10:00:00Z",
+            "1979-05-27T00:32:00.999999",
             "/home/dev/.ssh/id_ed25519",
             "12345678901234",
             "0000000000000000",
             "short1",
             "Bearer token",
             "MyApplicationSecretName",
+            "core.logAllRefUpdates",
+            "abcdefghijklmnopqrstuvwxyz",
         ] {
             assert!(!looks_random(v.as_bytes()), "{v}");
         }
@@ -227,6 +225,8 @@ mod tests {
         assert!(is_phrase(b"Rails.application"));
         assert!(!is_phrase(b"a8Fk2-LmQ9x"));
         assert!(!is_phrase(b"single"));
+        assert!(is_phrase(b"value%27with%27quotes"));
+        assert!(is_phrase(b"value-with-'quotes'"));
         assert!(is_path(b"/etc/secrets/token"));
         assert!(is_path(b"~/.config/app/credentials.json"));
         assert!(!is_path(b"/a8Fk2LmQ9xZ3pR7tW1vB+c"));

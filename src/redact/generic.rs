@@ -203,6 +203,17 @@ const SUFFIXES: &[&str] = &[
     "plaintext",
 ];
 
+/// How a value was separated from its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sep {
+    /// `name=value`, `name: value`, `"name": "value"`.
+    Tight,
+    /// `name = value` (code style).
+    Spaced,
+    /// Blanks only (`--password value`).
+    Blank,
+}
+
 /// A byte of a name: `[A-Za-z0-9_.-]`.
 fn name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
@@ -308,24 +319,28 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     let flag = full.starts_with(b"-");
     let name_from = name_start + full.iter().take_while(|&&b| b == b'-' || b == b'.').count();
     let name = &text[name_from..name_end];
-    let Some((mut value, mut spaced)) = value_after(text, name_start, name_end, flag) else {
+    let Some((mut value, mut sep)) = value_after(text, name_start, name_end, flag) else {
         return;
     };
     let Some(kind) = classify(name).or_else(|| openssl_pass(text, name_start, name)) else {
         return;
     };
-    // `password: str = "…"`, `token: string = '…'`: skip the type annotation.
-    if !value.quoted && is_type_name(&text[value.start..value.end]) {
+    // `password: str = "…"`, `const TOKEN: Kind = …`: skip the type annotation.
+    let v = &text[value.start..value.end];
+    let ident =
+        v[0].is_ascii_alphabetic() && v.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_');
+    if !value.quoted && ident {
         let i = skip_blanks(text, value.end);
         if text.get(i) == Some(&b'=') && text.get(i + 1) != Some(&b'=') {
             let j = skip_blanks(text, i + 1);
+            // Only a quoted literal is a value; `const X: u32 = 42` is code.
             match value_at(text, j) {
-                Some(v) if v.end > v.start => (value, spaced) = (v, true),
+                Some(v) if v.end > v.start && v.quoted => (value, sep) = (v, Sep::Spaced),
                 _ => return,
             }
         }
     }
-    if !accepts(text, kind, value, spaced) {
+    if !accepts(text, kind, value, sep) {
         return;
     }
     let rule = match (kind, flag) {
@@ -342,15 +357,14 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
 }
 
 /// The value after a name: through an optional closing quote and `]`, then
-/// `=`, `:`, `:=`, `=>` (or `,` between two quoted strings; blanks after a
-/// flag or a `.netrc` `password`). Returns the value and whether it sits in
-/// spaced code style (`name = value`).
+/// `=`, `:`, `:=`, `=>` (or `,` between two quoted strings in a call; blanks
+/// after a flag, a `.netrc` `password` or `… set NAME`).
 fn value_after(
     text: &[u8],
     name_start: usize,
     name_end: usize,
     flag: bool,
-) -> Option<(Value, bool)> {
+) -> Option<(Value, Sep)> {
     let mut i = name_end;
     let slashes = run(text, i, 8, |b| b == b'\\') - i;
     let name_quoted = matches!(text.get(i + slashes), Some(b'"' | b'\''));
@@ -365,6 +379,12 @@ fn value_after(
     let blank_before = i > before;
     let (op, width) = match (text.get(i), text.get(i + 1)) {
         (Some(b':'), Some(b'=')) | (Some(b'='), Some(b'>')) => (b'=', 2),
+        // `NAME==value` (a value starting with `=`) is not `a == b`.
+        (Some(b'='), Some(b'='))
+            if !blank_before && text.get(i + 2).is_some_and(|b| !b.is_ascii_whitespace()) =>
+        {
+            (b'=', 1)
+        }
         (Some(b'='), Some(b'=')) | (Some(b':'), Some(b':')) => return None,
         (Some(b'='), _) => (b'=', 1),
         (Some(b':'), _) => (b':', 1),
@@ -385,7 +405,12 @@ fn value_after(
     if value.end == value.start || (op == b',' && !value.quoted) {
         return None;
     }
-    Some((value, op == b'=' && blank_before && i > after))
+    let sep = match op {
+        b' ' => Sep::Blank,
+        b'=' if blank_before && i > after => Sep::Spaced,
+        _ => Sep::Tight,
+    };
+    Some((value, sep))
 }
 
 /// OpenSSL's `-passin pass:VALUE` (also `-passout`, `-password`).
@@ -434,7 +459,7 @@ fn netrc_password(text: &[u8], name_start: usize, name_end: usize) -> bool {
 }
 
 fn is_type_name(v: &[u8]) -> bool {
-    [
+    const TYPES: &[&str] = &[
         "str",
         "string",
         "String",
@@ -443,22 +468,90 @@ fn is_type_name(v: &[u8]) -> bool {
         "SecretStr",
         "Secret",
         "int",
-    ]
-    .iter()
-    .any(|t| t.as_bytes() == v)
+        "bool",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "f32",
+        "f64",
+        "char",
+        "c_int",
+        "c_uint",
+        "c_char",
+        "c_long",
+        "c_ulong",
+    ];
+    TYPES.iter().any(|t| t.as_bytes() == v)
 }
 
-/// `self.password`, `config.db.pass`, `args.token2`: dotted identifiers
-/// (words, digits only at the end of a part).
+/// `self.password`, `node.colon2_token`, `args.token2`: dotted identifiers
+/// whose parts read as code (snake_case, or digits only at the end).
 fn is_dotted_identifier(v: &[u8]) -> bool {
     v.contains(&b'.')
         && v.split(|&b| b == b'.').all(|p| {
+            let ident = p
+                .first()
+                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+                && p.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_');
             let word = p
                 .iter()
                 .take_while(|&&b| b.is_ascii_alphabetic() || b == b'_')
                 .count();
-            word > 0 && p[word..].iter().all(u8::is_ascii_digit)
+            ident && (p.contains(&b'_') || p[word..].iter().all(u8::is_ascii_digit))
         })
+}
+
+/// A number literal: `42`, `0x030`, `16u32`, `-1540i32`, `1_000`.
+fn is_number_literal(v: &[u8]) -> bool {
+    let v = v.strip_prefix(b"-").unwrap_or(v);
+    if let Some(hex) = v.strip_prefix(b"0x") {
+        return !hex.is_empty() && hex.iter().all(|b| b.is_ascii_hexdigit() || *b == b'_');
+    }
+    let digits = v
+        .iter()
+        .take_while(|b| b.is_ascii_digit() || **b == b'_')
+        .count();
+    digits > 0
+        && [
+            "", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128",
+            "isize", "f32", "f64", "L", "UL", "ULL", "u", "U",
+        ]
+        .iter()
+        .any(|suffix| &v[digits..] == suffix.as_bytes())
+}
+
+/// Code rather than a value: a call, an index or a generic type follows
+/// (`getpass()`, `os.environ[…]`, `Option<String>`), a path (`a::b`), a
+/// pointer or reference type, a number literal, a type name, a dotted
+/// identifier or a `__reserved` name.
+fn is_code(text: &[u8], value: Value) -> bool {
+    let v = &text[value.start..value.end];
+    matches!(text.get(value.end), Some(b'(' | b'[' | b'<'))
+        || super::lex::contains(v, b"::")
+        || v.starts_with(b"__")
+        || v == b"*const"
+        || v == b"*mut"
+        || is_number_literal(v)
+        || is_type_name(v)
+        || is_dotted_identifier(v)
+}
+
+/// An identifier (`str`, `x25519_check_private_key_bytes`, `GenerateKey_t`).
+fn is_identifier(v: &[u8]) -> bool {
+    v.first()
+        .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+        && v.iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+        && (v.contains(&b'_') || v.contains(&b'.') || v.iter().all(u8::is_ascii_alphabetic))
 }
 
 /// Letters and underscores only, like a variable name.
@@ -467,30 +560,44 @@ fn is_plain_identifier(v: &[u8]) -> bool {
 }
 
 /// The shape gate for a value of `kind`.
-fn accepts(text: &[u8], kind: Kind, value: Value, spaced: bool) -> bool {
+fn accepts(text: &[u8], kind: Kind, value: Value, sep: Sep) -> bool {
     let v = &text[value.start..value.end];
-    if is_harmless(v) || v.starts_with(b"//") || v.starts_with(b"-----BEGIN") {
+    if is_harmless(v) || v.starts_with(b"//") || v.starts_with(b":") || v.starts_with(b"-----BEGIN")
+    {
         return false;
     }
     if super::lex::contains(v, b"://") {
         return false;
     }
-    if !value.quoted {
-        if matches!(text.get(value.end), Some(b'(' | b'[')) || is_dotted_identifier(v) {
-            return false;
-        }
-        if spaced && is_plain_identifier(v) {
+    if !value.quoted && (is_code(text, value) || (sep == Sep::Spaced && is_plain_identifier(v))) {
+        return false;
+    }
+    // A bare lower-case word followed by more words is prose (`pwd: expected
+    // bytes`); after a flag it is an argument (`--password options`).
+    let word = v.strip_suffix(b".").unwrap_or(v);
+    if !value.quoted && word.iter().all(u8::is_ascii_lowercase) {
+        let next = skip_blanks(text, value.end);
+        let more_words = next > value.end && text.get(next).is_some_and(u8::is_ascii_alphabetic);
+        if more_words || sep == Sep::Blank {
             return false;
         }
     }
-    let mentions_secret = ["pass", "pwd", "secret", "token", "key"]
-        .iter()
-        .any(|w| contains_ci(v, w.as_bytes()));
+    // A word of the value names a secret (`dbPassword`, `GenerateKey_t`).
+    let mentions_secret = words(v).iter().any(|w| {
+        ["pass", "pwd", "secret", "token", "key", "cred", "auth"]
+            .iter()
+            .any(|stem| {
+                w.len() >= stem.len() && w[..stem.len()].eq_ignore_ascii_case(stem.as_bytes())
+            })
+    });
     let has_digit = v.iter().any(u8::is_ascii_digit);
+    if mentions_secret && is_identifier(v) {
+        return false;
+    }
     match kind {
-        Kind::Password => (has_digit || !mentions_secret) && looks_like_password(v),
+        Kind::Password => looks_like_password(v),
         Kind::Secret => looks_random(v),
-        Kind::BareKey => v.len() >= 16 && !is_hex(v) && !is_uuid(v) && looks_random(v),
+        Kind::BareKey => has_digit && v.len() >= 16 && !is_hex(v) && !is_uuid(v) && looks_random(v),
         Kind::Auth => {
             looks_random(v)
                 || v.iter()
@@ -663,6 +770,34 @@ mod tests {
             "SSH_KEY=/home/dev/.ssh/id_ed25519",
             "token: my-deploy-token-v2",
             "token = config.auth.token2",
+            "        colon2_token: node.colon2_token,",
+            "    type Token = private::IdentAny;",
+            "    password: Option<String>,",
+            "pub log_passwd: __u32,",
+            "pub auth_data: __IncompleteArrayField<__u8>,",
+            "    pub secret_len: u32,",
+            "    // Parse local datetime `key = 1979-05-27T00:32:00.999999`.",
+            "https://foo.bar/path?key=value%20with%20%27quotes%27",
+            "pub const IOC_OPAL_SET_PW: u32 = 2183164128;",
+            "        pub pw_passwd: *const c_char,",
+            "    DEVSTAT_PRIORITY_PASS = 0x030,",
+            "pub const ES_PASSWORD: i32 = 32i32;",
+            "    pub Key: KERB_CRYPTO_KEY32,",
+            "    pub ExportKey: BCryptExportKeyFn,",
+            "    check_private_key_bytes: x25519_check_private_key_bytes,",
+            "    pub m_generateKey: GenerateKey_t,",
+            "    let key = \"core.logAllRefUpdates\";",
+            "pub const MsV1_0ChangePassword: MSV1_0_PROTOCOL_MESSAGE_TYPE = 5i32;",
+            "pub const B_MAIL_WRONG_PASSWORD: status_t = B_MAIL_ERROR_BASE + 2;",
+            "pub const InheritPrivateKey: X509RequestInheritOptions = 3i32;",
+            "    let key = \"http.schannelUseSSLCAInfo\";",
+            "    pub credentials: MI_UserCredentials_0,",
+            "        self, private_key: ed25519.Ed25519PrivateKey, f_priv: _FragL",
+            "        RegEnumKey = win32api.RegEnumKey",
+            "can be provided via the --username and --password options",
+            "raise TypeError(\"pwd: expected bytes, got %s\" % type(pwd))",
+            "        :type passphrase: :py:data:`bytes`",
+            "            user_pass = '%s:%s' % (unquote(user),",
             "password: dbPassword",
             "public_key = \"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG\"",
             "\"integrity\": \"sha512-abcdEFGH1234+/==\"",

@@ -28,14 +28,18 @@ fn header_value(text: &[u8], name_start: usize, name_end: usize) -> Option<(usiz
         i += slashes + 1;
     }
     i = skip_blanks(text, i);
+    let equals = text.get(i) == Some(&b'=');
     match text.get(i) {
+        Some(b':') if text.get(i + 1) == Some(&b':') => return None,
         Some(b':' | b'=') => i += 1,
         Some(b',') if quoted_name && super::generic::opens_call(text, name_start) => i += 1,
         _ => return None,
     }
     i = skip_blanks(text, i);
+    // `authorization = decode(x)` is code: after `=` only a quoted value counts.
     match value_at(text, i) {
         Some(v) if v.quoted => Some((v.start, v.end)),
+        _ if equals => None,
         _ => Some((i, line_end(text, i, 4096))),
     }
 }
@@ -156,21 +160,36 @@ pub(super) fn cookie(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Find
     let mut i = start;
     while i < end {
         let part_end = run(text, i, end - i, |b| b != b';');
-        let eq = run(text, i, part_end - i, |b| b != b'=');
-        let name = skip_blanks(text, i);
-        if eq < part_end && eq > name {
-            let v_end = run_back(text, part_end, part_end - eq, |b| b == b' ' || b == b'"');
-            let v_start = run(text, eq + 1, v_end.saturating_sub(eq + 1), |b| b == b'"');
-            let v = &text[v_start..v_end.max(v_start)];
-            if v.len() >= 5 && !is_harmless(v) {
-                push(out, "cookie", v_start, v_end);
-            }
+        if let Some((v_start, v_end)) = cookie_pair(text, i, part_end) {
+            push(out, "cookie", v_start, v_end);
         }
         if set {
             break;
         }
         i = part_end + 1;
     }
+}
+
+/// The value of one `name=value` cookie pair in `start..end`: a token name,
+/// no blanks around `=`, a value of cookie characters (optionally quoted)
+/// of five or more, and nothing but blanks after it.
+fn cookie_pair(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
+    let name = skip_blanks(text, start);
+    let eq = run(text, name, end - name, |b| alnum(b) || b"_.-".contains(&b));
+    if eq == name || text.get(eq) != Some(&b'=') || eq >= end {
+        return None;
+    }
+    let quoted = text.get(eq + 1) == Some(&b'"');
+    let v_start = eq + 1 + usize::from(quoted);
+    let v_end = run(text, v_start, end.saturating_sub(v_start), |b| {
+        alnum(b) || b"!#$%&'*+-./:=?@^_`|~".contains(&b)
+    });
+    let rest = v_end + usize::from(quoted && text.get(v_end) == Some(&b'"'));
+    let tail_blank = text[rest.min(end)..end]
+        .iter()
+        .all(|&b| b == b' ' || b == b'\t');
+    let v = &text[v_start..v_end];
+    (tail_blank && v.len() >= 5 && !is_harmless(v)).then_some((v_start, v_end))
 }
 
 /// `scheme://user:password@host`: the password goes, user and host stay. A
@@ -210,6 +229,10 @@ pub(super) fn url_userinfo(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
         return;
     };
     let info = &text[a..at];
+    // Brackets only appear in documentation syntax (`[user[:password]@]`).
+    if info.contains(&b'[') || info.contains(&b']') {
+        return;
+    }
     if let Some(c) = info.iter().position(|&b| b == b':') {
         let pw = &info[c + 1..];
         if !pw.is_empty() && !is_harmless(pw) {
@@ -331,6 +354,8 @@ mod tests {
         assert!(a("Authorization: Bearer <token>").is_empty());
         assert!(a("Authorization: the process of checking").is_empty());
         assert!(a("authorization_code flow").is_empty());
+        assert!(a("param3: *mut super::Authorization::UI::ISecurityInformation").is_empty());
+        assert!(a("authorization = base64.decodebytes(authorization)").is_empty());
     }
 
     #[test]
@@ -368,6 +393,9 @@ mod tests {
         assert_eq!(c("curl --cookie \"sid=a8Fk2LmQ9x\" x"), ["a8Fk2LmQ9x"]);
         assert!(c("Cookie: a small piece of data").is_empty());
         assert!(c("cookies are stored").is_empty());
+        assert!(c("let cookie: Cookie = Cookie::build((\"name\", \"value\"))").is_empty());
+        assert!(c("const COOKIE: &AsciiSet = &USERINFO").is_empty());
+        assert!(c("cookie::Expiration::Session => CookieExpiration::SessionEnd,").is_empty());
     }
 
     #[test]
@@ -385,6 +413,7 @@ mod tests {
         assert!(u("postgres://user:password@localhost/db").is_empty());
         assert!(u("postgres://user:${DB_PASSWORD}@db/x").is_empty());
         assert!(u("postgres://app:[REDACTED_SECRET]@db/x").is_empty());
+        assert!(u("`[protocol://][user[:password]@]proxyhost[:port]`").is_empty());
     }
 
     #[test]

@@ -94,7 +94,8 @@ const MARKERS: &[&str] = &[
     "redacted",
     "dummy",
     "sample",
-    "here",
+    "_here",
+    "-here",
     "notreal",
     "not-a-real",
     "not_a_real",
@@ -132,7 +133,9 @@ const REFERENCES: &[&str] = &[
 ];
 
 /// Pieces that only templates and interpolations contain.
-const TEMPLATE_PARTS: &[&str] = &["${", "{{", "}}", "<%", "%(", "#{", "$(", "***", "...", "…"];
+const TEMPLATE_PARTS: &[&str] = &[
+    "${", "{{", "}}", "<%", "%(", "%s:%s", "#{", "$(", "***", "...", "…",
+];
 
 /// A placeholder, a reference, a template or a masked value: never redacted.
 pub(super) fn is_placeholder(v: &[u8]) -> bool {
@@ -165,10 +168,12 @@ pub(super) fn is_placeholder(v: &[u8]) -> bool {
     if MARKERS.iter().any(|m| has_marker(v, m.as_bytes())) {
         return true;
     }
-    // SHOUTED_NAMES stand for a value: API_KEY, YOUR_TOKEN, PASSWORD.
+    // SHOUTED_NAMES stand for a value or name a constant: API_KEY,
+    // YOUR_TOKEN, PASSWORD, KERB_CRYPTO_KEY32.
     first.is_ascii_uppercase()
-        && v.iter().all(|b| b.is_ascii_uppercase() || *b == b'_')
-        && (v.contains(&b'_') || v.len() <= 12)
+        && v.iter()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
+        && (v.contains(&b'_') || (v.len() <= 12 && v.iter().all(u8::is_ascii_uppercase)))
 }
 
 /// `marker` in lower case, upper case or capitalised.

@@ -124,7 +124,7 @@ pub(super) static TOKEN_RULES: &[TokenRule] = &[
     rule("google_oauth_secret", "GOCSPX-", Url, 24, 40, Plain),
     rule("google_oauth_token", "ya29.", UrlDot, 30, ANY, Random),
     rule("google_refresh_token", "1//0", Url, 40, ANY, Random),
-    rule("alibaba_access_key", "LTAI", Alnum, 12, 24, Random),
+    rule("alibaba_access_key", "LTAI", Alnum, 12, 24, NotPhrase),
     // Code hosts.
     rule("github_token", "ghp_", Alnum, 36, 251, Crc32),
     rule("github_token", "gho_", Alnum, 36, 251, Crc32),
@@ -159,7 +159,7 @@ pub(super) static TOKEN_RULES: &[TokenRule] = &[
     // Model providers. `sk-` covers OpenAI (sk-proj-, sk-svcacct-,
     // sk-admin-), Anthropic (sk-ant-), OpenRouter (sk-or-), DeepSeek.
     rule("openai_key", "sk-", Url, 20, ANY, NotPhrase),
-    rule("huggingface_token", "hf_", Alnum, 30, 40, Random),
+    rule("huggingface_token", "hf_", Alnum, 30, 40, NotPhrase),
     rule("huggingface_token", "api_org_", Alnum, 30, 40, Random),
     rule("groq_api_key", "gsk_", Alnum, 48, 56, Plain),
     rule("replicate_api_token", "r8_", Alnum, 37, 40, Random),

@@ -160,6 +160,62 @@ const FIXED: &[(&str, &str)] = &[
     ),
     ("code", "CancellationToken token = cts.Token;"),
     ("code", "basic_auth: Option<BasicAuth>,"),
+    // Code seen in real sources that early versions redacted.
+    ("code", "        colon2_token: node.colon2_token,"),
+    ("code", "    type Token = private::IdentAny;"),
+    ("code", "    password: Option<String>,"),
+    ("code", "pub log_passwd: __u32,"),
+    ("code", "pub const IOC_OPAL_SET_PW: u32 = 2183164128;"),
+    ("code", "        pub pw_passwd: *const c_char,"),
+    ("code", "    DEVSTAT_PRIORITY_PASS = 0x030,"),
+    ("code", "    pub Key: KERB_CRYPTO_KEY32,"),
+    ("code", "    pub ExportKey: BCryptExportKeyFn,"),
+    (
+        "code",
+        "    check_private_key_bytes: x25519_check_private_key_bytes,",
+    ),
+    (
+        "code",
+        "pub const MsV1_0ChangePassword: MSV1_0_PROTOCOL_MESSAGE_TYPE = 5i32;",
+    ),
+    (
+        "code",
+        "pub const InheritPrivateKey: X509RequestInheritOptions = 3i32;",
+    ),
+    ("code", "    let key = \"http.schannelUseSSLCAInfo\";"),
+    (
+        "code",
+        "    // Parse local datetime `key = 1979-05-27T00:32:00.999999`.",
+    ),
+    (
+        "code",
+        "let cookie: Cookie = Cookie::build((\"name\", \"value\"))",
+    ),
+    (
+        "code",
+        "param3: *mut super::Authorization::UI::ISecurityInformation",
+    ),
+    ("code", "authorization = base64.decodebytes(authorization)"),
+    (
+        "code",
+        "raise TypeError(\"pwd: expected bytes, got %s\" % type(pwd))",
+    ),
+    (
+        "code",
+        "self, private_key: ed25519.Ed25519PrivateKey, f_priv: _FragList",
+    ),
+    (
+        "code",
+        "user_pass = '%s:%s' % (unquote(user), unquote(password))",
+    ),
+    (
+        "prose",
+        "Credentials can be provided via the --username and --password options.",
+    ),
+    (
+        "urls",
+        "Proxy URLs take the form `[protocol://][user[:password]@]proxyhost[:port]`.",
+    ),
     // Prose.
     (
         "prose",
