@@ -458,6 +458,7 @@ fn netrc_password(text: &[u8], name_start: usize, name_end: usize) -> bool {
     contains_ci(line, b"login ") || contains_ci(line, b"machine ")
 }
 
+/// A type written where a value would be (`password: str`, `secret_len: u32`).
 fn is_type_name(v: &[u8]) -> bool {
     const TYPES: &[&str] = &[
         "str",

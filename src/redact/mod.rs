@@ -7,13 +7,13 @@
 //! for that keyword then looks at the bytes around it. Text without any
 //! keyword costs one automaton scan and comes back borrowed.
 //!
-//! The detectors, one job per module: [`rules`] (provider token formats),
-//! [`generic`] (secret-named assignments and flags), [`http`] (headers,
-//! cookies, URLs, webhooks), [`keys`] (private-key blocks, JWTs),
-//! [`commands`] (short password flags of known commands), [`shapes`] and
-//! [`context`] (tokens known by an inner marker or by a neighbour). They
-//! share [`lex`] (byte scanning), [`entropy`] (the shape gate),
-//! [`placeholders`] (the precision allow-list) and [`codec`] (decoders).
+//! The detectors, one job per module: `rules` (provider token formats),
+//! `generic` (secret-named assignments and flags), `http` (headers, cookies,
+//! URLs, webhooks), `keys` (private-key blocks, JWTs), `commands` (short
+//! password flags of known commands), `shapes` and `context` (tokens known by
+//! an inner marker or by a neighbour). They share `lex` (byte scanning),
+//! `entropy` (the shape gate), `placeholders` (the precision allow-list) and
+//! `codec` (decoders). [`stream`] redacts a byte stream line by line.
 
 mod codec;
 mod commands;
