@@ -105,6 +105,18 @@ pub enum Command {
     Run(RunArgs),
     /// Check paths, database, backends and agent settings; say how to fix what is wrong.
     Doctor(DoctorArgs),
+    /// Replace secrets in text read from stdin; the result goes to stdout (a pipeline filter).
+    #[command(
+        long_about = "Replace secrets in text read from stdin and write the result to stdout: \
+a pipeline filter such as `cat session.jsonl | memkit redact > clean.jsonl`. The output is the input \
+byte for byte except that each secret becomes [REDACTED_SECRET] (key names, URL users and hosts and \
+authorization schemes stay). Input is streamed line by line, so memory stays bounded on any size.\n\n\
+Where things go: stdout carries only the (redacted) text; --report writes findings to stderr, \
+never the secrets themselves.\n\n\
+Exit codes: 0 when the input was redacted (finding secrets is not an error), 1 on an I/O error or, \
+with --jsonl, a line that is not a JSON object with a string \"text\" field, 2 on a usage error."
+    )]
+    Redact(RedactArgs),
 }
 
 /// `memkit doctor`.
@@ -346,6 +358,23 @@ pub struct ShowSessionArgs {
     /// Print tool outputs in full instead of their first lines.
     #[arg(long)]
     pub full: bool,
+}
+
+/// `memkit redact`.
+#[derive(Debug, Args)]
+pub struct RedactArgs {
+    /// Read JSON Lines of {"id": …, "text": …} objects and write each object back with only
+    /// "text" redacted; every other field and the line order are kept as they were. A line that
+    /// is not such an object stops with an error naming its line number (exit 1); blank lines are
+    /// copied.
+    #[arg(long)]
+    pub jsonl: bool,
+    /// List what was redacted on stderr, one `line:column rule` per secret (column in bytes,
+    /// 1-based; with --jsonl the column counts bytes of the decoded "text"). With --json the
+    /// report is JSON Lines on stderr ({"line", "column", "rule", and "id" with --jsonl}).
+    /// Secrets are never printed.
+    #[arg(long)]
+    pub report: bool,
 }
 
 /// Parses a humantime duration (`10d`, `6h`, `1y`).

@@ -85,12 +85,19 @@ pub fn json_line(value: &impl serde::Serialize) {
 pub fn write_stdout(args: std::fmt::Arguments<'_>) {
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_fmt(args) {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("memkit: error: writing to stdout: {e}");
-        std::process::exit(1);
+        let err = stdout_error(e);
+        eprintln!("memkit: error: {err}");
+        std::process::exit(err.exit_code());
     }
+}
+
+/// Turns an error writing stdout into memkit's error; a closed pipe
+/// (`memkit … | head`) ends the process quietly with exit code 0 instead.
+pub fn stdout_error(e: std::io::Error) -> crate::Error {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    crate::Error::failed(format!("writing to stdout: {e}"))
 }
 
 /// `println!` for command output: see [`write_stdout`].

@@ -253,9 +253,10 @@ fn input_preparation(g: &Generated) -> Vec<Row> {
         bound_by: "JSON parsing of kept lines, redaction",
     }];
     if have("jq") {
+        // -R + fromjson? skips malformed lines as memkit does (plain jq stops at the first one).
         let jq = run_quiet(
             Command::new("jq")
-                .args(["-c", "select(.type==\"response_item\")"])
+                .args(["-c", "-R", "fromjson? | select(.type==\"response_item\")"])
                 .args(files.iter().map(|p| p.as_os_str())),
         );
         let jq_mbps = mbps(bytes, jq);
@@ -266,7 +267,7 @@ fn input_preparation(g: &Generated) -> Vec<Row> {
             ratio: ours_mbps / jq_mbps,
             target: "≥ 10× jq",
             met: ours_mbps / jq_mbps >= 10.0,
-            bound_by: "jq parses every line fully",
+            bound_by: "jq parses every line fully (-R, fromjson? to survive malformed lines)",
         });
     }
     rows

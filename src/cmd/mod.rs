@@ -9,6 +9,7 @@ mod forget;
 mod inject;
 mod note;
 mod prune;
+mod redact;
 mod reset;
 mod run;
 mod scan;
@@ -86,5 +87,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Reset(args) => reset::run(&ctx, &args),
         Command::Run(args) => run::run(&ctx, &args),
         Command::Doctor(args) => doctor::run(&ctx, &args),
+        Command::Redact(args) => redact::run(&ctx, &args),
     }
 }

@@ -1,0 +1,810 @@
+//! Secret-named assignments and flags: `OPENAI_API_KEY=…`, `"client_secret":
+//! "…"`, `password: …`, `--token …`, `X-Api-Key: …`, `.netrc` passwords.
+//! The name decides whether a value is looked at at all; the value must then
+//! pass the shape gate of its kind, so identifiers, numbers, references and
+//! placeholders stay as they are.
+
+use super::Finding;
+use super::entropy::{is_hex, is_uuid, looks_like_password, looks_random};
+use super::lex::{Value, contains_ci, run, run_back, skip_blanks, value_at};
+use super::placeholders::is_harmless;
+
+/// What a name says about its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// `password`, `passwd`, `pwd`, `pass`, `passphrase`: typed by people.
+    Password,
+    /// `token`, `secret`, `api_key`, `credentials`…: generated.
+    Secret,
+    /// Just `key`: usually not a secret, so only strongly random values.
+    BareKey,
+    /// `auth`: docker's base64 `user:password`, `BASIC_AUTH=user:pass`.
+    Auth,
+}
+
+/// Words before `key` that make it something other than a secret.
+const KEY_NOT_SECRET: &[&str] = &[
+    "public",
+    "publishable",
+    "pub",
+    "primary",
+    "foreign",
+    "sort",
+    "partition",
+    "cache",
+    "routing",
+    "idempotency",
+    "lookup",
+    "hash",
+    "map",
+    "row",
+    "shard",
+    "unique",
+    "composite",
+    "dedup",
+    "dedupe",
+    "object",
+    "index",
+    "group",
+    "hot",
+    "dict",
+    "entry",
+    "registry",
+    "gpg",
+    "pgp",
+    "host",
+    "i18n",
+    "translation",
+    "message",
+    "msg",
+    "label",
+    "table",
+    "column",
+    "field",
+    "record",
+    "node",
+    "query",
+    "cursor",
+    "search",
+    "range",
+    "s3",
+    "bucket",
+    "item",
+    "metadata",
+    "property",
+    "prop",
+    "config",
+    "setting",
+    "settings",
+    "state",
+    "event",
+    "next",
+    "prev",
+    "last",
+    "first",
+    "start",
+    "end",
+    "parent",
+    "child",
+    "short",
+    "shortcut",
+    "modifier",
+    "toggle",
+    "order",
+    "join",
+    "natural",
+    "surrogate",
+    "stream",
+    "topic",
+    "template",
+    "locale",
+    "react",
+    "js",
+    "ssh",
+];
+
+/// Words before `token` that make it something other than a credential.
+const TOKEN_NOT_SECRET: &[&str] = &[
+    "max",
+    "num",
+    "total",
+    "next",
+    "page",
+    "continuation",
+    "pagination",
+    "cancellation",
+    "cancel",
+    "eos",
+    "bos",
+    "pad",
+    "unk",
+    "sep",
+    "mask",
+    "cls",
+    "special",
+    "stop",
+    "start",
+    "end",
+    "sync",
+    "resume",
+    "lexer",
+    "parser",
+    "last",
+    "first",
+    "prev",
+    "previous",
+    "current",
+    "syntax",
+    "input",
+    "output",
+    "prompt",
+    "completion",
+    "context",
+    "reasoning",
+    "cached",
+    "design",
+    "color",
+    "theme",
+];
+
+/// Glued names ending in `key` that are secrets (`APIKEY`, `accountkey`).
+const GLUED_KEYS: &[&str] = &[
+    "apikey",
+    "secretkey",
+    "privatekey",
+    "accesskey",
+    "authkey",
+    "masterkey",
+    "accountkey",
+    "signingkey",
+    "encryptionkey",
+    "licensekey",
+    "clientkey",
+    "appkey",
+    "sharedaccesskey",
+    "subscriptionkey",
+    "servicekey",
+    "adminkey",
+    "serverkey",
+    "sessionkey",
+];
+
+/// Name parts after the secret word that keep it a secret (`SECRET_KEY_BASE`,
+/// `API_KEY_PROD`, `client-key-data`).
+const SUFFIXES: &[&str] = &[
+    "base",
+    "value",
+    "val",
+    "b64",
+    "base64",
+    "hex",
+    "raw",
+    "data",
+    "str",
+    "string",
+    "bytes",
+    "pem",
+    "prod",
+    "production",
+    "dev",
+    "development",
+    "staging",
+    "stage",
+    "test",
+    "live",
+    "local",
+    "new",
+    "old",
+    "primary",
+    "secondary",
+    "enc",
+    "encoded",
+    "plain",
+    "plaintext",
+];
+
+/// How a value was separated from its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sep {
+    /// `name=value`, `name: value`, `"name": "value"`.
+    Tight,
+    /// `name = value` (code style).
+    Spaced,
+    /// Blanks only (`--password value`).
+    Blank,
+}
+
+/// A byte of a name: `[A-Za-z0-9_.-]`.
+fn name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// Splits a name into its words: `_ - .` separators and camelCase humps
+/// (`SharedAccessKey`, `APIKey`, `client-key-data`).
+fn words(name: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    for part in name.split(|b| matches!(b, b'_' | b'-' | b'.')) {
+        let mut start = 0;
+        for i in 1..part.len() {
+            let (a, b) = (part[i - 1], part[i]);
+            let next_lower = part.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+            if (a.is_ascii_lowercase() && b.is_ascii_uppercase())
+                || (a.is_ascii_uppercase() && b.is_ascii_uppercase() && next_lower)
+            {
+                out.push(&part[start..i]);
+                start = i;
+            }
+        }
+        if start < part.len() {
+            out.push(&part[start..]);
+        }
+    }
+    out
+}
+
+fn is(word: &[u8], w: &str) -> bool {
+    word.eq_ignore_ascii_case(w.as_bytes())
+}
+
+fn ends(word: &[u8], w: &str) -> bool {
+    word.len() >= w.len() && word[word.len() - w.len()..].eq_ignore_ascii_case(w.as_bytes())
+}
+
+fn any_of(word: &[u8], list: &[&str]) -> bool {
+    list.iter().any(|w| is(word, w))
+}
+
+/// What `name` says about its value, if anything.
+pub(super) fn classify(name: &[u8]) -> Option<Kind> {
+    let mut ws = words(name);
+    while ws.len() > 1 {
+        let last = ws[ws.len() - 1];
+        if last.iter().all(u8::is_ascii_digit) || any_of(last, SUFFIXES) {
+            ws.pop();
+        } else {
+            break;
+        }
+    }
+    let last = *ws.last()?;
+    let prev = ws.len().checked_sub(2).map(|i| ws[i]);
+    // `pass` and `pw` alone are test verdicts (`--- PASS: TestX`) and
+    // Python; as the last word of a compound (`DB_PASS`) they are passwords.
+    if ends(last, "password")
+        || ends(last, "passwd")
+        || ends(last, "passphrase")
+        || is(last, "pwd")
+        || (ws.len() > 1 && any_of(last, &["pass", "pw"]))
+    {
+        return Some(Kind::Password);
+    }
+    if ends(last, "secret") || any_of(last, &["credential", "credentials", "creds", "pat"]) {
+        return Some(Kind::Secret);
+    }
+    if ends(last, "token") {
+        let stem = &last[..last.len() - 5];
+        let before = if stem.is_empty() { prev } else { Some(stem) };
+        return match before {
+            Some(b) if any_of(b, TOKEN_NOT_SECRET) => None,
+            _ => Some(Kind::Secret),
+        };
+    }
+    if is(last, "key") {
+        return match prev {
+            None => Some(Kind::BareKey),
+            Some(p) if any_of(p, KEY_NOT_SECRET) => None,
+            Some(_) => Some(Kind::Secret),
+        };
+    }
+    if any_of(last, GLUED_KEYS) {
+        return Some(Kind::Secret);
+    }
+    if is(last, "id")
+        && ws.len() >= 3
+        && is(ws[ws.len() - 2], "key")
+        && is(ws[ws.len() - 3], "private")
+    {
+        return Some(Kind::Secret);
+    }
+    if is(last, "auth") || (ends(last, "auth") && !is(last, "oauth") && last.len() > 4) {
+        return Some(Kind::Auth);
+    }
+    None
+}
+
+/// Finds a secret-named assignment or flag around the keyword at `hit..hit_end`.
+pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    let name_start = run_back(text, hit, 64, name_byte);
+    let name_end = run(text, hit_end, 64, name_byte);
+    let full = &text[name_start..name_end];
+    let flag = full.starts_with(b"-");
+    let name_from = name_start + full.iter().take_while(|&&b| b == b'-' || b == b'.').count();
+    let name = &text[name_from..name_end];
+    let Some((mut value, mut sep)) = value_after(text, name_start, name_end, flag) else {
+        return;
+    };
+    let Some(kind) = classify(name).or_else(|| openssl_pass(text, name_start, name)) else {
+        return;
+    };
+    // `password: str = "…"`, `const TOKEN: Kind = …`: skip the type annotation.
+    let v = &text[value.start..value.end];
+    let ident =
+        v[0].is_ascii_alphabetic() && v.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_');
+    if !value.quoted && ident {
+        let i = skip_blanks(text, value.end);
+        if text.get(i) == Some(&b'=') && text.get(i + 1) != Some(&b'=') {
+            let j = skip_blanks(text, i + 1);
+            // Only a quoted literal is a value; `const X: u32 = 42` is code.
+            match value_at(text, j) {
+                Some(v) if v.end > v.start && v.quoted => (value, sep) = (v, Sep::Spaced),
+                _ => return,
+            }
+        }
+    }
+    if !accepts(text, kind, value, sep) {
+        return;
+    }
+    let rule = match (kind, flag) {
+        (Kind::Password, false) => "password_assignment",
+        (Kind::Password, true) => "password_flag",
+        (_, false) => "secret_assignment",
+        (_, true) => "secret_flag",
+    };
+    out.push(Finding {
+        rule,
+        start: value.start,
+        end: value.end,
+    });
+}
+
+/// The value after a name: through an optional closing quote and `]`, then
+/// `=`, `:`, `:=`, `=>` (or `,` between two quoted strings in a call; blanks
+/// after a flag, a `.netrc` `password` or `… set NAME`).
+fn value_after(
+    text: &[u8],
+    name_start: usize,
+    name_end: usize,
+    flag: bool,
+) -> Option<(Value, Sep)> {
+    let mut i = name_end;
+    let slashes = run(text, i, 8, |b| b == b'\\') - i;
+    let name_quoted = matches!(text.get(i + slashes), Some(b'"' | b'\''));
+    if name_quoted {
+        i += slashes + 1;
+        if text.get(i) == Some(&b']') {
+            i += 1;
+        }
+    }
+    let before = i;
+    i = skip_blanks(text, i);
+    let blank_before = i > before;
+    let (op, width) = match (text.get(i), text.get(i + 1)) {
+        (Some(b':'), Some(b'=')) | (Some(b'='), Some(b'>')) => (b'=', 2),
+        // `NAME==value` (a value starting with `=`) is not `a == b`.
+        (Some(b'='), Some(b'='))
+            if !blank_before && text.get(i + 2).is_some_and(|b| !b.is_ascii_whitespace()) =>
+        {
+            (b'=', 1)
+        }
+        (Some(b'='), Some(b'=')) | (Some(b':'), Some(b':')) => return None,
+        (Some(b'='), _) => (b'=', 1),
+        (Some(b':'), _) => (b':', 1),
+        (Some(b','), _) if name_quoted && opens_call(text, name_start) => (b',', 1),
+        _ if blank_before
+            && (flag
+                || netrc_password(text, name_start, name_end)
+                || after_set(text, name_start)) =>
+        {
+            (b' ', 0)
+        }
+        _ => return None,
+    };
+    i += width;
+    let after = i;
+    i = skip_blanks(text, i);
+    let value = value_at(text, i)?;
+    if value.end == value.start || (op == b',' && !value.quoted) {
+        return None;
+    }
+    let sep = match op {
+        b' ' => Sep::Blank,
+        b'=' if blank_before && i > after => Sep::Spaced,
+        _ => Sep::Tight,
+    };
+    Some((value, sep))
+}
+
+/// OpenSSL's `-passin pass:VALUE` (also `-passout`, `-password`).
+fn openssl_pass(text: &[u8], name_start: usize, name: &[u8]) -> Option<Kind> {
+    let before = &text[name_start.saturating_sub(10)..name_start];
+    (name == b"pass"
+        && [&b"-passin "[..], b"-passout ", b"-password "]
+            .iter()
+            .any(|p| before.ends_with(p)))
+    .then_some(Kind::Password)
+}
+
+/// Whether the quoted name starting at `name_start` opens a call's
+/// arguments: `set("API_KEY", "…")`, `.header("Authorization", "…")`.
+pub(super) fn opens_call(text: &[u8], name_start: usize) -> bool {
+    let mut j = name_start;
+    if j > 0 && matches!(text[j - 1], b'"' | b'\'') {
+        j -= 1;
+    }
+    j = run_back(text, j, 8, |b| b == b'\\');
+    j = run_back(text, j, 16, |b| b == b' ' || b == b'\t');
+    j > 0 && text[j - 1] == b'('
+}
+
+/// `… set NAME VALUE` (`aws configure set`, `npm config set //host/:_authToken`).
+fn after_set(text: &[u8], name_start: usize) -> bool {
+    let word_start = run_back(text, name_start, 256, |b| !b.is_ascii_whitespace());
+    let before = run_back(text, word_start, 8, |b| b == b' ' || b == b'\t');
+    before < word_start
+        && text[..before].ends_with(b"set")
+        && (before == 3 || !text[before - 4].is_ascii_alphanumeric())
+}
+
+/// `machine host login user password VALUE` (a `.netrc` line).
+fn netrc_password(text: &[u8], name_start: usize, name_end: usize) -> bool {
+    if !is(&text[name_start..name_end], "password") {
+        return false;
+    }
+    let from = name_start.saturating_sub(200);
+    let line_start = text[from..name_start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(from, |p| from + p + 1);
+    let line = &text[line_start..name_start];
+    contains_ci(line, b"login ") || contains_ci(line, b"machine ")
+}
+
+/// A type written where a value would be (`password: str`, `secret_len: u32`).
+fn is_type_name(v: &[u8]) -> bool {
+    const TYPES: &[&str] = &[
+        "str",
+        "string",
+        "String",
+        "Optional[str]",
+        "bytes",
+        "SecretStr",
+        "Secret",
+        "int",
+        "bool",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "f32",
+        "f64",
+        "char",
+        "c_int",
+        "c_uint",
+        "c_char",
+        "c_long",
+        "c_ulong",
+    ];
+    TYPES.iter().any(|t| t.as_bytes() == v)
+}
+
+/// `self.password`, `node.colon2_token`, `args.token2`: dotted identifiers
+/// whose parts read as code (snake_case, or digits only at the end).
+fn is_dotted_identifier(v: &[u8]) -> bool {
+    v.contains(&b'.')
+        && v.split(|&b| b == b'.').all(|p| {
+            let ident = p
+                .first()
+                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+                && p.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_');
+            let word = p
+                .iter()
+                .take_while(|&&b| b.is_ascii_alphabetic() || b == b'_')
+                .count();
+            ident && (p.contains(&b'_') || p[word..].iter().all(u8::is_ascii_digit))
+        })
+}
+
+/// A number literal: `42`, `0x030`, `16u32`, `-1540i32`, `1_000`.
+fn is_number_literal(v: &[u8]) -> bool {
+    let v = v.strip_prefix(b"-").unwrap_or(v);
+    if let Some(hex) = v.strip_prefix(b"0x") {
+        return !hex.is_empty() && hex.iter().all(|b| b.is_ascii_hexdigit() || *b == b'_');
+    }
+    let digits = v
+        .iter()
+        .take_while(|b| b.is_ascii_digit() || **b == b'_')
+        .count();
+    digits > 0
+        && [
+            "", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128",
+            "isize", "f32", "f64", "L", "UL", "ULL", "u", "U",
+        ]
+        .iter()
+        .any(|suffix| &v[digits..] == suffix.as_bytes())
+}
+
+/// Code rather than a value: a call, an index or a generic type follows
+/// (`getpass()`, `os.environ[…]`, `Option<String>`), a path (`a::b`), a
+/// pointer or reference type, a number literal, a type name, a dotted
+/// identifier or a `__reserved` name.
+fn is_code(text: &[u8], value: Value) -> bool {
+    let v = &text[value.start..value.end];
+    matches!(text.get(value.end), Some(b'(' | b'[' | b'<'))
+        || super::lex::contains(v, b"::")
+        || v.starts_with(b"__")
+        || v == b"*const"
+        || v == b"*mut"
+        || is_number_literal(v)
+        || is_type_name(v)
+        || is_dotted_identifier(v)
+}
+
+/// An identifier (`str`, `x25519_check_private_key_bytes`, `GenerateKey_t`).
+fn is_identifier(v: &[u8]) -> bool {
+    v.first()
+        .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+        && v.iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+        && (v.contains(&b'_') || v.contains(&b'.') || v.iter().all(u8::is_ascii_alphabetic))
+}
+
+/// Letters and underscores only, like a variable name.
+fn is_plain_identifier(v: &[u8]) -> bool {
+    v.iter().all(|&b| b.is_ascii_alphabetic() || b == b'_')
+}
+
+/// The shape gate for a value of `kind`.
+fn accepts(text: &[u8], kind: Kind, value: Value, sep: Sep) -> bool {
+    let v = &text[value.start..value.end];
+    if is_harmless(v) || v.starts_with(b"//") || v.starts_with(b":") || v.starts_with(b"-----BEGIN")
+    {
+        return false;
+    }
+    if super::lex::contains(v, b"://") {
+        return false;
+    }
+    if !value.quoted && (is_code(text, value) || (sep == Sep::Spaced && is_plain_identifier(v))) {
+        return false;
+    }
+    // A bare lower-case word followed by more words is prose (`pwd: expected
+    // bytes`); after a flag it is an argument (`--password options`).
+    let word = v.strip_suffix(b".").unwrap_or(v);
+    if !value.quoted && word.iter().all(u8::is_ascii_lowercase) {
+        let next = skip_blanks(text, value.end);
+        let more_words = next > value.end && text.get(next).is_some_and(u8::is_ascii_alphabetic);
+        if more_words || sep == Sep::Blank {
+            return false;
+        }
+    }
+    // A word of the value names a secret (`dbPassword`, `GenerateKey_t`).
+    let mentions_secret = words(v).iter().any(|w| {
+        ["pass", "pwd", "secret", "token", "key", "cred", "auth"]
+            .iter()
+            .any(|stem| {
+                w.len() >= stem.len() && w[..stem.len()].eq_ignore_ascii_case(stem.as_bytes())
+            })
+    });
+    let has_digit = v.iter().any(u8::is_ascii_digit);
+    if mentions_secret && is_identifier(v) {
+        return false;
+    }
+    match kind {
+        Kind::Password => looks_like_password(v),
+        Kind::Secret => looks_random(v),
+        Kind::BareKey => has_digit && v.len() >= 16 && !is_hex(v) && !is_uuid(v) && looks_random(v),
+        Kind::Auth => {
+            looks_random(v)
+                || v.iter()
+                    .position(|&b| b == b':')
+                    .is_some_and(|c| c > 0 && looks_like_password(&v[c + 1..]))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(name: &str) -> Option<Kind> {
+        classify(name.as_bytes())
+    }
+
+    #[test]
+    fn names() {
+        use Kind::*;
+        for (n, k) in [
+            ("OPENAI_API_KEY", Some(Secret)),
+            ("DB_PASSWORD", Some(Password)),
+            ("PGPASSWORD", Some(Password)),
+            ("client_secret", Some(Secret)),
+            ("clientSecret", Some(Secret)),
+            ("private_key_id", Some(Secret)),
+            ("auth_token", Some(Secret)),
+            ("_authToken", Some(Secret)),
+            ("access_token", Some(Secret)),
+            ("refresh_token", Some(Secret)),
+            ("passwd", Some(Password)),
+            ("pwd", Some(Password)),
+            ("DB_PASS", Some(Password)),
+            ("PASS", None),
+            ("pass", None),
+            ("SECRET_KEY_BASE", Some(Secret)),
+            ("API_KEY_2", Some(Secret)),
+            ("AccountKey", Some(Secret)),
+            ("SharedAccessKey", Some(Secret)),
+            ("APIKEY", Some(Secret)),
+            ("X-Api-Key", Some(Secret)),
+            ("client-key-data", Some(Secret)),
+            ("GITHUB_PAT", Some(Secret)),
+            ("auth", Some(Auth)),
+            ("BASIC_AUTH", Some(Auth)),
+            ("key", Some(BareKey)),
+            ("public_key", None),
+            ("primary_key", None),
+            ("cache_key", None),
+            ("max_tokens", None),
+            ("max_token", None),
+            ("input_tokens", None),
+            ("token_count", None),
+            ("tokenizer", None),
+            ("password_hash", None),
+            ("PASSWORD_FILE", None),
+            ("next_page_token", None),
+            ("CancellationToken", None),
+            ("author", None),
+            ("oauth", None),
+            ("monkey", None),
+            ("keyboard", None),
+        ] {
+            assert_eq!(kinds(n), k, "{n}");
+        }
+    }
+
+    fn red(text: &str) -> Vec<&str> {
+        let t = text.as_bytes();
+        let mut out = Vec::new();
+        for kw in ["key", "token", "secret", "pass", "pwd", "auth", "_pat"] {
+            let lower = text.to_ascii_lowercase();
+            let mut from = 0;
+            while let Some(p) = lower[from..].find(kw) {
+                assignment(t, from + p, from + p + kw.len(), &mut out);
+                from += p + 1;
+            }
+        }
+        let mut spans: Vec<&str> = out.iter().map(|f| &text[f.start..f.end]).collect();
+        spans.dedup();
+        spans
+    }
+
+    #[test]
+    fn assignments_redact_values() {
+        assert_eq!(
+            red("OPENAI_API_KEY=a8Fk2LmQ9xZ3pR7tW1vB"),
+            ["a8Fk2LmQ9xZ3pR7tW1vB"]
+        );
+        assert_eq!(
+            red(r#"{"client_secret": "a8Fk2LmQ9xZ3pR7tW1vB"}"#),
+            ["a8Fk2LmQ9xZ3pR7tW1vB"]
+        );
+        assert_eq!(
+            red(r#"{\"client_secret\": \"a8Fk2LmQ9xZ3pR7tW1vB\"}"#),
+            ["a8Fk2LmQ9xZ3pR7tW1vB"]
+        );
+        assert_eq!(red("password = hunter2hunter2"), ["hunter2hunter2"]);
+        assert_eq!(red("  db_password: hunter22"), ["hunter22"]);
+        assert_eq!(red("DB_PASSWORD=correcthorse"), ["correcthorse"]);
+        assert_eq!(
+            red("--api-key a8Fk2LmQ9xZ3pR7tW1vB --verbose"),
+            ["a8Fk2LmQ9xZ3pR7tW1vB"]
+        );
+        assert_eq!(red("--password=S3cr3t!pw"), ["S3cr3t!pw"]);
+        assert_eq!(red("openssl pkcs12 -passin pass:S3cr3t!pw"), ["S3cr3t!pw"]);
+        assert_eq!(
+            red("aws configure set aws_secret_access_key a8Fk2LmQ9xZ3pR7tW1vB"),
+            ["a8Fk2LmQ9xZ3pR7tW1vB"]
+        );
+        assert_eq!(
+            red("npm config set //registry.npmjs.org/:_authToken a8Fk2LmQ9xZ3pR7tW1vB"),
+            ["a8Fk2LmQ9xZ3pR7tW1vB"]
+        );
+        assert_eq!(
+            red(r#"os.setenv("API_KEY", "a8Fk2LmQ9xZ3pR7tW1vB")"#),
+            ["a8Fk2LmQ9xZ3pR7tW1vB"]
+        );
+        assert_eq!(
+            red("Server=db;User Id=sa;Password=S3cr3t!pw;"),
+            ["S3cr3t!pw"]
+        );
+        assert_eq!(
+            red("machine api.example.com login me password S3cr3t!pw"),
+            ["S3cr3t!pw"]
+        );
+        assert_eq!(
+            red(r#"os.environ["API_KEY"] = "a8Fk2LmQ9xZ3pR7tW1vB""#),
+            ["a8Fk2LmQ9xZ3pR7tW1vB"]
+        );
+        assert_eq!(red(r#"const password: string = "hunter2x";"#), ["hunter2x"]);
+        assert_eq!(
+            red(r#""auth": "dXNlcjpwYXNzd29yZA==""#),
+            ["dXNlcjpwYXNzd29yZA=="]
+        );
+        assert_eq!(
+            red("?access_token=a8Fk2LmQ9xZ3pR7tW1vB&x=1"),
+            ["a8Fk2LmQ9xZ3pR7tW1vB"]
+        );
+        assert_eq!(
+            red("    token: c2g52z.cmvnmerg405mnt15"),
+            ["c2g52z.cmvnmerg405mnt15"]
+        );
+    }
+
+    #[test]
+    fn code_and_placeholders_stay() {
+        for t in [
+            "password = getpass()",
+            "password = hashed",
+            "password: str",
+            "if password == other:",
+            "password = self.password",
+            "token = os.environ[\"TOKEN\"]",
+            "OPENAI_API_KEY=${OPENAI_API_KEY}",
+            "OPENAI_API_KEY=YOUR_API_KEY",
+            "api_key: \"{{ secrets.OPENAI }}\"",
+            "\"max_tokens\": 4096",
+            "\"input_tokens\":1234,\"cached_input_tokens\":0",
+            "{\"type\":\"token_count\"}",
+            "--password-stdin",
+            "--- PASS: TestLifecycle_SessionPersistence/pi (0.00s)",
+            r#"{\"cmd\":\"pwd\",\"workdir\":\"/Users/dev/w\"}"#,
+            r#"{"key": "a", "token": "x"}"#,
+            "--token <TOKEN>",
+            "secretName: my-app-secret",
+            "key: user_id",
+            "\"key\": \"0123456789abcdef0123456789abcdef\"",
+            "SSH_KEY=/home/dev/.ssh/id_ed25519",
+            "token: my-deploy-token-v2",
+            "token = config.auth.token2",
+            "        colon2_token: node.colon2_token,",
+            "    type Token = private::IdentAny;",
+            "    password: Option<String>,",
+            "pub log_passwd: __u32,",
+            "pub auth_data: __IncompleteArrayField<__u8>,",
+            "    pub secret_len: u32,",
+            "    // Parse local datetime `key = 1979-05-27T00:32:00.999999`.",
+            "https://foo.bar/path?key=value%20with%20%27quotes%27",
+            "pub const IOC_OPAL_SET_PW: u32 = 2183164128;",
+            "        pub pw_passwd: *const c_char,",
+            "    DEVSTAT_PRIORITY_PASS = 0x030,",
+            "pub const ES_PASSWORD: i32 = 32i32;",
+            "    pub Key: KERB_CRYPTO_KEY32,",
+            "    pub ExportKey: BCryptExportKeyFn,",
+            "    check_private_key_bytes: x25519_check_private_key_bytes,",
+            "    pub m_generateKey: GenerateKey_t,",
+            "    let key = \"core.logAllRefUpdates\";",
+            "pub const MsV1_0ChangePassword: MSV1_0_PROTOCOL_MESSAGE_TYPE = 5i32;",
+            "pub const B_MAIL_WRONG_PASSWORD: status_t = B_MAIL_ERROR_BASE + 2;",
+            "pub const InheritPrivateKey: X509RequestInheritOptions = 3i32;",
+            "    let key = \"http.schannelUseSSLCAInfo\";",
+            "    pub credentials: MI_UserCredentials_0,",
+            "        self, private_key: ed25519.Ed25519PrivateKey, f_priv: _FragL",
+            "        RegEnumKey = win32api.RegEnumKey",
+            "can be provided via the --username and --password options",
+            "raise TypeError(\"pwd: expected bytes, got %s\" % type(pwd))",
+            "        :type passphrase: :py:data:`bytes`",
+            "            user_pass = '%s:%s' % (unquote(user),",
+            "password: dbPassword",
+            "public_key = \"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG\"",
+            "\"integrity\": \"sha512-abcdEFGH1234+/==\"",
+            "secret: https://vault.example.com/v1/secret",
+        ] {
+            assert!(red(t).is_empty(), "{t}: {:?}", red(t));
+        }
+    }
+}

@@ -1,0 +1,279 @@
+//! Key material with structure: PEM / OpenSSH / PGP private-key blocks (also
+//! with their newlines escaped inside JSON strings, also truncated), such
+//! blocks base64-encoded again (kubeconfig `client-key-data`), and JWTs.
+
+use super::Finding;
+use super::codec::b64_decode_prefix;
+use super::lex::{b64, backslashes_before, contains, find, run, word};
+use super::placeholders::is_harmless;
+
+/// Longest private-key block searched for its END line.
+const MAX_BLOCK: usize = 64 * 1024;
+
+/// Skips one line break: a real one or a (possibly multiply) escaped `\n`/`\r`.
+fn skip_break(text: &[u8], mut i: usize) -> usize {
+    for _ in 0..4 {
+        match text.get(i) {
+            Some(b'\r' | b'\n') => i += 1,
+            Some(b'\\') => {
+                let k = run(text, i, 8, |b| b == b'\\');
+                if matches!(text.get(k), Some(b'n' | b'r')) {
+                    i = k + 1;
+                } else {
+                    break;
+                }
+            }
+            _ => break,
+        }
+    }
+    i
+}
+
+/// Moves `end` back over line breaks and blanks (real or escaped).
+fn trim_breaks(text: &[u8], start: usize, mut end: usize) -> usize {
+    while end > start {
+        match text[end - 1] {
+            b'\r' | b'\n' | b' ' | b'\t' => end -= 1,
+            b'n' | b'r' if end - 1 > start && backslashes_before(text, end - 1) > 0 => {
+                end = (end - 1 - backslashes_before(text, end - 1)).max(start);
+            }
+            _ => break,
+        }
+    }
+    end
+}
+
+/// End of the next line (real or escaped break) starting at `i`.
+fn next_line_end(text: &[u8], i: usize, limit: usize) -> usize {
+    let mut j = i;
+    while j < limit {
+        match text[j] {
+            b'\r' | b'\n' => return j,
+            b'\\' if matches!(text.get(j + 1), Some(b'n' | b'r' | b'\\')) => return j,
+            _ => j += 1,
+        }
+    }
+    limit
+}
+
+/// End of a block whose END line is missing (output cut short): the run of
+/// (possibly indented) base64 lines, after at most a few `Header: value` lines.
+fn truncated_end(text: &[u8], start: usize) -> usize {
+    let limit = text.len().min(start + MAX_BLOCK);
+    let mut i = start;
+    let mut end = start;
+    let mut lines = 0;
+    while i < limit {
+        let e = next_line_end(text, i, limit);
+        let indent = run(text, i, e - i, |b| b == b' ' || b == b'\t');
+        let line = &text[indent..e];
+        let base64_line = !line.is_empty() && line.iter().all(|&b| b64(b) || b == b'=');
+        let header = lines < 4 && end == start && line.contains(&b':');
+        if base64_line {
+            end = e;
+        } else if !(header || line.is_empty()) {
+            break;
+        }
+        lines += 1;
+        let next = skip_break(text, e);
+        if next == e {
+            break;
+        }
+        i = next;
+    }
+    end
+}
+
+/// `-----BEGIN … PRIVATE KEY-----`: the body goes, the BEGIN and END lines stay.
+pub(super) fn pem(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    if !text[hit..].starts_with(b"-----BEGIN ") {
+        return;
+    }
+    let label_start = hit + 11;
+    let window = &text[label_start..text.len().min(label_start + 64)];
+    let Some(close) = find(window, b"-----") else {
+        return;
+    };
+    let label = &window[..close];
+    if !(label.ends_with(b"PRIVATE KEY") || label.ends_with(b"PRIVATE KEY BLOCK")) {
+        return;
+    }
+    let start = skip_break(text, label_start + close + 5);
+    let limit = text.len().min(start + MAX_BLOCK);
+    let end = match find(&text[start..limit], b"-----END ") {
+        Some(e) => trim_breaks(text, start, start + e),
+        None => truncated_end(text, start),
+    };
+    let body = &text[start..end];
+    let longest_b64 = body.split(|&b| !b64(b)).map(<[u8]>::len).max().unwrap_or(0);
+    if longest_b64 >= 16 {
+        out.push(Finding {
+            rule: "private_key",
+            start,
+            end,
+        });
+    }
+}
+
+/// A private-key block encoded in base64 once more (`LS0tLS1CRUdJTi…` is
+/// `-----BEGIN`), as in kubeconfig's `client-key-data`.
+pub(super) fn pem_base64(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    if !text[hit..].starts_with(b"LS0tLS1CRUdJTi") || (hit > 0 && b64(text[hit - 1])) {
+        return;
+    }
+    let core = run(text, hit, 1 << 20, b64);
+    let end = run(text, core, 2, |b| b == b'=');
+    let Some(head) = b64_decode_prefix(&text[hit..end], 64) else {
+        return;
+    };
+    let first_line = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
+    if contains(first_line, b"PRIVATE KEY") {
+        out.push(Finding {
+            rule: "private_key",
+            start: hit,
+            end,
+        });
+    }
+}
+
+/// A JWT (or JWE): `eyJ…` base64url parts joined by dots whose header
+/// decodes to JSON with an `"alg"`.
+pub(super) fn jwt(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    if !text[hit..].starts_with(b"eyJ")
+        || (hit > 0 && (word(text[hit - 1]) || text[hit - 1] == b'.'))
+    {
+        return;
+    }
+    let header_end = run(text, hit, 4096, word);
+    if header_end - hit < 10 || text.get(header_end) != Some(&b'.') {
+        return;
+    }
+    let payload_end = run(text, header_end + 1, 1 << 16, word);
+    if payload_end - header_end - 1 < 2 || text.get(payload_end) != Some(&b'.') {
+        return;
+    }
+    // The signature may be empty (`alg: none`); a JWE has two more parts.
+    let mut end = run(text, payload_end + 1, 1 << 16, word);
+    for _ in 0..2 {
+        let next = run(text, end + 1, 1 << 16, word);
+        if text.get(end) == Some(&b'.') && next > end + 1 {
+            end = next;
+        } else {
+            break;
+        }
+    }
+    let Some(header) = b64_decode_prefix(&text[hit..header_end], 512) else {
+        return;
+    };
+    if header.first() != Some(&b'{') || !contains(&header, b"\"alg\"") {
+        return;
+    }
+    if !is_harmless(&text[hit..end]) {
+        out.push(Finding {
+            rule: "jwt",
+            start: hit,
+            end,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pem_span(t: &str) -> Option<&str> {
+        let mut out = Vec::new();
+        pem(t.as_bytes(), t.find("-----BEGIN").unwrap(), &mut out);
+        out.first().map(|f| &t[f.start..f.end])
+    }
+
+    const BODY1: &str = "MIIEowIBAAKCAQEAx4bq9Zk2Lm0Q9xZ3pR7tW1vBc";
+    const BODY2: &str = "Yk8Qz3mN5pL7rT9vX1bD3fH5jK7mN9pR2tV4xZ6a";
+
+    #[test]
+    fn pem_blocks_real_and_escaped_newlines() {
+        let real = format!(
+            "key:\n-----BEGIN RSA PRIVATE KEY-----\n{BODY1}\n{BODY2}\n-----END RSA PRIVATE KEY-----\n"
+        );
+        assert_eq!(pem_span(&real), Some(format!("{BODY1}\n{BODY2}").as_str()));
+        let escaped = format!(
+            r#"{{"private_key": "-----BEGIN PRIVATE KEY-----\n{BODY1}\n{BODY2}\n-----END PRIVATE KEY-----\n"}}"#
+        );
+        assert_eq!(
+            pem_span(&escaped),
+            Some(format!(r"{BODY1}\n{BODY2}").as_str())
+        );
+        let double = format!(
+            r#"\"-----BEGIN OPENSSH PRIVATE KEY-----\\n{BODY1}\\n{BODY2}\\n-----END OPENSSH PRIVATE KEY-----\""#
+        );
+        assert_eq!(
+            pem_span(&double),
+            Some(format!(r"{BODY1}\\n{BODY2}").as_str())
+        );
+    }
+
+    #[test]
+    fn truncated_and_placeholder_blocks() {
+        let cut = format!("-----BEGIN EC PRIVATE KEY-----\n{BODY1}\n{BODY2}\n(output truncated)\n");
+        assert_eq!(pem_span(&cut), Some(format!("{BODY1}\n{BODY2}").as_str()));
+        let enc = format!(
+            "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,AB12\n\n{BODY1}\n"
+        );
+        assert!(pem_span(&enc).unwrap().ends_with(BODY1));
+        let yaml =
+            format!("key: |\n  -----BEGIN PRIVATE KEY-----\n  {BODY1}\n  {BODY2}\nnext: 1\n");
+        assert_eq!(
+            pem_span(&yaml),
+            Some(format!("  {BODY1}\n  {BODY2}").as_str())
+        );
+        assert_eq!(
+            pem_span("-----BEGIN RSA PRIVATE KEY-----\nMIIE...\n-----END RSA PRIVATE KEY-----"),
+            None
+        );
+        assert_eq!(
+            pem_span("-----BEGIN PRIVATE KEY-----\n[REDACTED_SECRET]\n-----END PRIVATE KEY-----"),
+            None
+        );
+        assert_eq!(
+            pem_span(&format!("-----BEGIN PUBLIC KEY-----\n{BODY1}\n")),
+            None
+        );
+        assert_eq!(
+            pem_span(&format!("-----BEGIN CERTIFICATE-----\n{BODY1}\n")),
+            None
+        );
+    }
+
+    #[test]
+    fn base64_wrapped_pem() {
+        let mut out = Vec::new();
+        // base64("-----BEGIN RSA PRIVATE KEY-----\nMIIE")
+        let t = b"client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlF";
+        pem_base64(t, 17, &mut out);
+        assert_eq!(out.len(), 1);
+        // base64("-----BEGIN CERTIFICATE-----\nMIIE")
+        let c = b"LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUU=";
+        out.clear();
+        pem_base64(c, 0, &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn jwts_need_alg() {
+        let mut out = Vec::new();
+        let t = "t=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlX2J5dGVz end";
+        jwt(t.as_bytes(), 2, &mut out);
+        assert_eq!(
+            &t[out[0].start..out[0].end],
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlX2J5dGVz"
+        );
+        out.clear();
+        // Mapbox public token: JSON header without "alg".
+        let m = "pk.eyJ1IjoiZXhhbXBsZSIsImEiOiJjazEyMyJ9.abcdefghijklmnop";
+        jwt(m.as_bytes(), 3, &mut out);
+        assert!(out.is_empty());
+        let no_alg = "eyJ0eXAiOiJKV1QifQ.eyJzdWIiOiIxIn0.c2ln";
+        jwt(no_alg.as_bytes(), 0, &mut out);
+        assert!(out.is_empty());
+    }
+}

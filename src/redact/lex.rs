@@ -1,0 +1,220 @@
+//! Byte-level helpers the detectors share: character classes, runs, line ends
+//! and values (quoted or bare). Every class is ASCII, so a span that starts or
+//! ends on a class boundary is also a UTF-8 character boundary.
+
+/// `[A-Za-z0-9]`.
+pub(super) fn alnum(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+}
+
+/// `[A-Za-z0-9_-]`: base64url, and the body of most tokens.
+pub(super) fn word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+/// `[A-Za-z0-9+/]`: standard base64 without padding.
+pub(super) fn b64(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
+}
+
+/// Whether the byte before `i` does not continue an alphanumeric word.
+pub(super) fn starts_word(text: &[u8], i: usize) -> bool {
+    i == 0 || !alnum(text[i - 1])
+}
+
+/// Whether the byte at `i` does not continue an alphanumeric word.
+pub(super) fn ends_word(text: &[u8], i: usize) -> bool {
+    i >= text.len() || !alnum(text[i])
+}
+
+/// End of the run of `class` bytes starting at `i`, looking at most `max` bytes.
+pub(super) fn run(text: &[u8], i: usize, max: usize, class: impl Fn(u8) -> bool) -> usize {
+    let limit = text.len().min(i.saturating_add(max));
+    let mut j = i;
+    while j < limit && class(text[j]) {
+        j += 1;
+    }
+    j
+}
+
+/// Start of the run of `class` bytes ending at `i`, looking at most `max` bytes back.
+pub(super) fn run_back(text: &[u8], i: usize, max: usize, class: impl Fn(u8) -> bool) -> usize {
+    let limit = i.saturating_sub(max);
+    let mut j = i;
+    while j > limit && class(text[j - 1]) {
+        j -= 1;
+    }
+    j
+}
+
+/// Skips spaces and tabs.
+pub(super) fn skip_blanks(text: &[u8], i: usize) -> usize {
+    run(text, i, 64, |b| b == b' ' || b == b'\t')
+}
+
+/// Number of backslashes ending just before `i`.
+pub(super) fn backslashes_before(text: &[u8], i: usize) -> usize {
+    i - run_back(text, i, 16, |b| b == b'\\')
+}
+
+/// End of the logical line that contains `i`: a newline, an escaped `\n` or
+/// `\r` inside a JSON string, or an unescaped `"` that closes that string; at
+/// most `max` bytes on.
+pub(super) fn line_end(text: &[u8], i: usize, max: usize) -> usize {
+    let limit = text.len().min(i.saturating_add(max));
+    let mut j = i;
+    while j < limit {
+        match text[j] {
+            b'\n' | b'\r' => return j,
+            b'\\' if matches!(text.get(j + 1), Some(b'n' | b'r')) => return j,
+            b'"' if backslashes_before(text, j) == 0 => return j,
+            _ => j += 1,
+        }
+    }
+    limit
+}
+
+/// A value found after a separator: the byte range of its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Value {
+    /// First byte of the content.
+    pub start: usize,
+    /// End of the content (before a closing quote).
+    pub end: usize,
+    /// Whether it was enclosed in quotes.
+    pub quoted: bool,
+}
+
+/// Bytes that end a bare (unquoted) value.
+pub(super) fn ends_bare(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t'
+            | b'\r'
+            | b'\n'
+            | b'"'
+            | b'\''
+            | b'`'
+            | b'\\'
+            | b','
+            | b';'
+            | b'&'
+            | b'('
+            | b')'
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'<'
+            | b'>'
+            | b'|'
+    ) || b < 0x20
+}
+
+/// Longest value considered.
+const MAX_VALUE: usize = 4096;
+
+/// The value starting at `i`: quoted with `"`, `'` or `` ` `` (each possibly
+/// backslash-escaped, as inside a JSON string), or bare up to [`ends_bare`].
+/// A quoted value must close on the same line.
+pub(super) fn value_at(text: &[u8], i: usize) -> Option<Value> {
+    let slashes = run(text, i, 8, |b| b == b'\\') - i;
+    let q = *text.get(i + slashes)?;
+    if matches!(q, b'"' | b'\'' | b'`') {
+        let start = i + slashes + 1;
+        let limit = text.len().min(start + MAX_VALUE);
+        let mut j = start;
+        while j < limit {
+            let b = text[j];
+            if b == b'\n' || b == b'\r' {
+                return None;
+            }
+            if b == q {
+                let before = backslashes_before(text, j);
+                let closes = if slashes == 0 {
+                    before.is_multiple_of(2)
+                } else {
+                    before >= 1
+                };
+                if closes {
+                    let end = if slashes == 0 { j } else { j - before };
+                    return Some(Value {
+                        start,
+                        end,
+                        quoted: true,
+                    });
+                }
+            }
+            j += 1;
+        }
+        return None;
+    }
+    if slashes > 0 {
+        return None;
+    }
+    let end = run(text, i, MAX_VALUE, |b| !ends_bare(b));
+    Some(Value {
+        start: i,
+        end,
+        quoted: false,
+    })
+}
+
+/// Whether `hay` contains `needle` (byte-wise).
+pub(super) fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    find(hay, needle).is_some()
+}
+
+/// First position of `needle` in `hay`.
+pub(super) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() || needle.len() > hay.len() {
+        return None;
+    }
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Whether `hay` contains `needle`, ignoring ASCII case (`needle` lowercase).
+pub(super) fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
+    needle.len() <= hay.len()
+        && hay
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn val(s: &str, i: usize) -> Option<&str> {
+        value_at(s.as_bytes(), i).map(|v| &s[v.start..v.end])
+    }
+
+    #[test]
+    fn values_quoted_escaped_and_bare() {
+        assert_eq!(val(r#""abc" x"#, 0), Some("abc"));
+        assert_eq!(val(r#"'a"b' x"#, 0), Some("a\"b"));
+        assert_eq!(val(r#""a\"b" x"#, 0), Some(r#"a\"b"#));
+        assert_eq!(val(r#"\"abc\", x"#, 0), Some("abc"));
+        assert_eq!(val(r#"\\\"abc\\\" x"#, 0), Some("abc"));
+        assert_eq!(val("abc123\\nNEXT=1", 0), Some("abc123"));
+        assert_eq!(val("abc;Port=1", 0), Some("abc"));
+        assert_eq!(val("\"open\nline\"", 0), None);
+        assert_eq!(val("getpass()", 0), Some("getpass"));
+    }
+
+    #[test]
+    fn line_ends_at_escapes_and_string_ends() {
+        let t = br#"curl -u a:b https://x\nnext"#;
+        assert_eq!(line_end(t, 0, 100), 21);
+        let t = br#"-H \"X: y\" z" tail"#;
+        assert_eq!(line_end(t, 0, 100), 13);
+    }
+
+    #[test]
+    fn substring_helpers() {
+        assert!(contains(b"abcdef", b"cde"));
+        assert!(!contains(b"ab", b"abc"));
+        assert!(contains_ci(b"xxEXAMPLExx", b"example"));
+        assert_eq!(find(b"a-----END", b"-----END"), Some(1));
+    }
+}

@@ -1,0 +1,294 @@
+//! The precision allow-list: values shaped like secrets that are not secrets —
+//! placeholders, references to secrets kept elsewhere, masked values (also
+//! our own marker, so redaction is idempotent), documented example keys,
+//! content hashes and public material.
+
+/// Keys published in providers' documentation. Split so that this file does
+/// not itself look like it holds live keys.
+const DOCUMENTED: &[&str] = &[
+    concat!("AKIAIOSFODNN7", "EXAMPLE"),
+    concat!("wJalrXUtnFEMI/K7MDENG/bPxRfi", "CYEXAMPLEKEY"),
+    concat!("AKIAI44QH8DHB", "EXAMPLE"),
+    concat!("je7MtGbClwBF/2Zp9Utk/h3yCo8nvb", "EXAMPLEKEY"),
+    concat!("sk_test_", "4eC39HqLyjWDarjtT1zdp7dc"),
+    concat!("sk_test_", "BQokikJOvBiI2HlWgH4olfQ2"),
+    concat!("sk_test_", "26PHem9AhJZvU623DfE1x4sd"),
+    concat!("rk_test_", "4eC39HqLyjWDarjtT1zdp7dc"),
+    concat!("ghp_", "16C7e42F292c6912E7710c838347Ae178B4a"),
+    concat!("gho_", "16C7e42F292c6912E7710c838347Ae178B4a"),
+    concat!("xoxb-", "not-a-real-token-this-will-not-work"),
+    concat!(
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9",
+        ".eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ",
+        ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+    ),
+];
+
+/// Whether `v` is a key published in provider documentation.
+pub(super) fn is_documented_example(v: &[u8]) -> bool {
+    DOCUMENTED.iter().any(|d| d.as_bytes() == v)
+}
+
+/// Values that are words, not secrets (compared ignoring case).
+const WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "pass",
+    "secret",
+    "secrets",
+    "token",
+    "key",
+    "apikey",
+    "api_key",
+    "api-key",
+    "changeme",
+    "none",
+    "null",
+    "nil",
+    "true",
+    "false",
+    "undefined",
+    "required",
+    "optional",
+    "string",
+    "str",
+    "text",
+    "hidden",
+    "empty",
+    "default",
+    "test",
+    "prompt",
+    "stdin",
+    "input",
+    "ask",
+    "yes",
+    "no",
+    "on",
+    "off",
+    "auto",
+    "inherit",
+    "n/a",
+    "tbd",
+    "todo",
+    "unset",
+    "missing",
+    "masked",
+    "sensitive",
+    "bearer",
+    "basic",
+    "mysecret",
+    "mypassword",
+    "foobar",
+    "letmein",
+    "password123",
+];
+
+/// Tell-tale parts of placeholders, matched in lower, upper or capitalised form.
+const MARKERS: &[&str] = &[
+    "your",
+    "example",
+    "placeholder",
+    "changeme",
+    "change_me",
+    "change-me",
+    "redacted",
+    "dummy",
+    "sample",
+    "_here",
+    "-here",
+    "notreal",
+    "not-a-real",
+    "not_a_real",
+    "fake",
+    "xxxx",
+    "insert",
+    "replace",
+];
+
+/// Starts of references to secrets stored elsewhere.
+const REFERENCES: &[&str] = &[
+    "$",
+    "op://",
+    "vault:",
+    "env:",
+    "secret:",
+    "secrets.",
+    "ref+",
+    "arn:aws:secretsmanager",
+    "arn:aws:ssm",
+    "projects/",
+    "sm://",
+    "keyvault",
+    "!vault",
+    "!secret",
+    "!ref",
+    "process.env",
+    "os.environ",
+    "os.getenv",
+    "getenv",
+    "system.getenv",
+    "env.",
+    "env[",
+    "import.meta.env",
+];
+
+/// Pieces that only templates and interpolations contain.
+const TEMPLATE_PARTS: &[&str] = &[
+    "${", "{{", "}}", "<%", "%(", "%s:%s", "#{", "$(", "***", "...", "…",
+];
+
+/// A placeholder, a reference, a template or a masked value: never redacted.
+pub(super) fn is_placeholder(v: &[u8]) -> bool {
+    let Some(&first) = v.first() else {
+        return true;
+    };
+    let last = v[v.len() - 1];
+    if matches!(
+        (first, last),
+        (b'<', b'>') | (b'[', b']') | (b'{', b'}') | (b'(', b')') | (b'%', b'%')
+    ) || matches!(v, b"%s" | b"%v" | b"%d")
+    {
+        return true;
+    }
+    if WORDS.iter().any(|w| w.as_bytes().eq_ignore_ascii_case(v)) {
+        return true;
+    }
+    if REFERENCES.iter().any(|r| starts_with_ci(v, r.as_bytes())) {
+        return true;
+    }
+    if TEMPLATE_PARTS
+        .iter()
+        .any(|t| super::lex::contains(v, t.as_bytes()))
+    {
+        return true;
+    }
+    if v.len() >= 3 && v.iter().all(|b| b"xX*.#?-_0".contains(b)) {
+        return true;
+    }
+    if MARKERS.iter().any(|m| has_marker(v, m.as_bytes())) {
+        return true;
+    }
+    // SHOUTED_NAMES stand for a value or name a constant: API_KEY,
+    // YOUR_TOKEN, PASSWORD, KERB_CRYPTO_KEY32.
+    first.is_ascii_uppercase()
+        && v.iter()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
+        && (v.contains(&b'_') || (v.len() <= 12 && v.iter().all(u8::is_ascii_uppercase)))
+}
+
+/// `marker` in lower case, upper case or capitalised.
+fn has_marker(v: &[u8], marker: &[u8]) -> bool {
+    if super::lex::contains(v, marker) {
+        return true;
+    }
+    let upper = marker.to_ascii_uppercase();
+    if super::lex::contains(v, &upper) {
+        return true;
+    }
+    let mut cap = marker.to_vec();
+    cap[0] = cap[0].to_ascii_uppercase();
+    super::lex::contains(v, &cap)
+}
+
+fn starts_with_ci(v: &[u8], prefix: &[u8]) -> bool {
+    v.len() >= prefix.len() && v[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+/// Content hashes and lockfile integrity strings: `sha256:…`, `sha512-…`, `h1:…`.
+pub(super) fn is_content_hash(v: &[u8]) -> bool {
+    [
+        "sha1:", "sha1-", "sha224:", "sha256:", "sha256-", "sha256=", "sha384:", "sha384-",
+        "sha512:", "sha512-", "md5:", "md5-", "h1:", "blake2b", "blake3:",
+    ]
+    .iter()
+    .any(|p| starts_with_ci(v, p.as_bytes()))
+}
+
+/// Public keys, certificates and publishable keys.
+pub(super) fn is_public(v: &[u8]) -> bool {
+    [
+        "ssh-rsa ",
+        "ssh-ed25519 ",
+        "ssh-dss ",
+        "ecdsa-sha2-",
+        "sk-ssh-",
+        "sk-ecdsa-",
+        "AAAAB3NzaC1",
+        "AAAAC3NzaC1",
+        "AAAAE2VjZHNh",
+        "pk_live_",
+        "pk_test_",
+        "pk.eyJ",
+        "-----BEGIN PUBLIC",
+        "-----BEGIN CERTIFICATE",
+        "-----BEGIN RSA PUBLIC",
+        "-----BEGIN PGP PUBLIC",
+    ]
+    .iter()
+    .any(|p| v.starts_with(p.as_bytes()))
+}
+
+/// Any reason to leave a secret-shaped value alone.
+pub(super) fn is_harmless(v: &[u8]) -> bool {
+    is_placeholder(v) || is_documented_example(v) || is_content_hash(v) || is_public(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders() {
+        for v in [
+            "YOUR_API_KEY",
+            "your-api-key-here",
+            "<token>",
+            "${OPENAI_API_KEY}",
+            "$GITHUB_TOKEN",
+            "{{ secrets.DB_PASSWORD }}",
+            "op://vault/item/password",
+            "changeme",
+            "***",
+            "xxxxxxxxxxxxxxxx",
+            "sk-xxxxxxxxxxxxxxxxxxxxxxxx",
+            "[REDACTED_SECRET]",
+            "REDACTED",
+            "<redacted>",
+            "%DB_PASSWORD%",
+            "sk-...",
+            "PASSWORD",
+            "null",
+            "dummy-token-123",
+        ] {
+            assert!(is_placeholder(v.as_bytes()), "{v}");
+        }
+    }
+
+    #[test]
+    fn real_looking_values_are_not_placeholders() {
+        for v in [
+            "a8Fk2LmQ9xZ3pR7t",
+            "hunter2hunter2",
+            "S3cr3t!x",
+            "ABCDEFGHIJKLMNOPQRSTUVWX",
+            "postgres",
+        ] {
+            assert!(!is_placeholder(v.as_bytes()), "{v}");
+        }
+    }
+
+    #[test]
+    fn examples_hashes_public() {
+        assert!(is_documented_example(
+            concat!("AKIAIOSFODNN7", "EXAMPLE").as_bytes()
+        ));
+        assert!(is_harmless(
+            concat!("sk_test_", "4eC39HqLyjWDarjtT1zdp7dc").as_bytes()
+        ));
+        assert!(is_content_hash(b"sha512-abcDEF123+/=="));
+        assert!(is_content_hash(b"h1:abcdefghijklmnop="));
+        assert!(is_public(b"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAA"));
+        assert!(is_public(b"pk_live_abcdef"));
+        assert!(!is_harmless(b"a8Fk2LmQ9xZ3pR7t"));
+    }
+}

@@ -1,0 +1,208 @@
+//! End-to-end cases for [`super::redact`]: Codex's own cases, one or more per
+//! family, precision cases and idempotence.
+
+use super::*;
+
+/// Builds a token from a prefix and a body so this file holds no
+/// live-looking token in one piece.
+fn tok(prefix: &str, body: &str) -> String {
+    format!("{prefix}{body}")
+}
+
+const B36: &str = "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+const HEX32: &str = "0f3a9c7e5b1d2f4a6c8e0b2d4f6a8c0e";
+
+fn r(text: &str) -> String {
+    redact(text).into_owned()
+}
+
+#[test]
+fn codex_cases() {
+    assert_eq!(
+        redact("Bearer abcde+fghijklmnopqrstuvwxyz012345"),
+        "Bearer [REDACTED_SECRET]"
+    );
+    assert_eq!(
+        redact("Bearer AbcdefghijklMN09._~+/-==; echo done"),
+        "Bearer [REDACTED_SECRET]; echo done"
+    );
+    assert_eq!(
+        redact("Bearer sk-abcdefghijklmnopqrst+secret_suffix"),
+        "Bearer [REDACTED_SECRET]"
+    );
+    assert_eq!(
+        redact("Bearer AKIAABCDEFGHIJKLMNOP/~secret_suffix"),
+        "Bearer [REDACTED_SECRET]"
+    );
+    assert_eq!(
+        redact("authorization: bEaReR\tabcdefghijklmnop"),
+        "authorization: bEaReR\t[REDACTED_SECRET]"
+    );
+    assert_eq!(redact("Bearer of good news"), "Bearer of good news");
+    assert_eq!(redact("Bearer abcdefghijklmno"), "Bearer abcdefghijklmno");
+    for unchanged in [
+        "NotABearer abcdefghijklmnop",
+        "Bearerabcdefghijklmnop",
+        "Bearer\nabcdefghijklmnop",
+        "Bearer\u{a0}abcdefghijklmnop",
+        "Bearer abcdefghijklmno\u{212a}",
+    ] {
+        assert_eq!(redact(unchanged), unchanged);
+    }
+    let json = r#"{"token":"sk-abcdefghijklmnopqrstuvwxyz123456"}"#;
+    let out = redact(json);
+    assert!(!out.contains("sk-abcdefghijklmnopqrstuvwxyz123456"));
+    assert!(out.contains(REDACTED));
+    assert_eq!(
+        redact("key AKIAABCDEFGHIJKLMNOP here"),
+        "key [REDACTED_SECRET] here"
+    );
+    assert_eq!(
+        redact("password = hunter2hunter2"),
+        "password = [REDACTED_SECRET]"
+    );
+}
+
+#[test]
+fn findings_name_rules_not_secrets() {
+    let (out, findings) = redact_with_findings("a sk-abcdefghijklmnopqrstuvwxyz b");
+    assert_eq!(out, "a [REDACTED_SECRET] b");
+    assert_eq!(findings.len(), 1);
+    assert_eq!(findings[0].rule, "openai_key");
+    assert_eq!((findings[0].start, findings[0].end), (2, 31));
+}
+
+#[test]
+fn text_without_keywords_is_borrowed() {
+    let text = "fn main() { println!(\"hello world\"); }\n".repeat(100);
+    assert!(matches!(redact(&text), Cow::Borrowed(_)));
+}
+
+#[test]
+fn readable_replacements() {
+    assert_eq!(
+        r(&format!("OPENAI_API_KEY={}", tok("sk-proj-", B36))),
+        "OPENAI_API_KEY=[REDACTED_SECRET]"
+    );
+    assert_eq!(
+        r("postgres://app:Tr0ub4dor3@db:5432/x"),
+        "postgres://app:[REDACTED_SECRET]@db:5432/x"
+    );
+    assert_eq!(
+        r(&format!("-H 'Authorization: Bearer {}'", tok("ghp_", B36))),
+        "-H 'Authorization: Bearer [REDACTED_SECRET]'"
+    );
+}
+
+#[test]
+fn one_case_per_family() {
+    let cases = [
+        tok("AKIA", "2B3C4D5E6F7G8H9J"),
+        tok("AIza", "SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"),
+        tok("ghp_", B36),
+        tok(
+            "github_pat_",
+            &format!("11ABCDE2F0{}_{}{}", &B36[..12], B36, &B36[..23]),
+        ),
+        tok("glpat-", "a1B2c3D4e5F6g7H8i9J0"),
+        tok("sk-ant-api03-", &format!("{B36}{B36}")),
+        tok("hf_", "aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH"),
+        tok("gsk_", &format!("{B36}{}", &B36[..16])),
+        tok("sk_live_", &B36[..24]),
+        tok("whsec_", &B36[..32]),
+        tok(
+            "xoxb-",
+            "123456789012-123456789012-a1B2c3D4e5F6g7H8i9J0k1L2",
+        ),
+        tok("npm_", B36),
+        tok("pypi-AgEIcHlwaS5vcmc", &format!("{B36}{B36}")),
+        tok(
+            "SG.",
+            &format!("{}.{}", &B36[..22], &format!("{B36}{B36}")[..43]),
+        ),
+        tok("shpat_", HEX32),
+        tok("dop_v1_", &format!("{HEX32}{HEX32}")),
+        tok("hvs.", &format!("{}{}", B36, &B36[..8])),
+        tok("lin_api_", &format!("{}{}", B36, &B36[..4])),
+        tok("NRAK-", "A1B2C3D4E5F6G7H8I9J0K1L2M3N"),
+        tok(
+            "AGE-SECRET-KEY-1",
+            &"QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".repeat(2)[..58],
+        ),
+    ];
+    for secret in &cases {
+        let text = format!("value {secret} end");
+        assert_eq!(r(&text), "value [REDACTED_SECRET] end", "{secret}");
+    }
+}
+
+#[test]
+fn structured_secrets() {
+    let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.k2LmQ9xZ3pR7tW1vBc4Nd5Fe6";
+    assert_eq!(r(&format!("token: {jwt}")), "token: [REDACTED_SECRET]");
+    let pem = "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEAx4bq9Zk2Lm0Q9xZ3pR7t\\nW1vBc\\n-----END RSA PRIVATE KEY-----\\n";
+    assert_eq!(
+        r(&format!("{{\"private_key\": \"{pem}\"}}")),
+        "{\"private_key\": \"-----BEGIN RSA PRIVATE KEY-----\\n[REDACTED_SECRET]\\n-----END RSA PRIVATE KEY-----\\n\"}"
+    );
+    assert_eq!(
+        r("curl -u admin:S3cr3tpw https://x"),
+        "curl -u admin:[REDACTED_SECRET] https://x"
+    );
+    assert_eq!(
+        r("Cookie: session=a8Fk2LmQ9xZ3; theme=dark"),
+        "Cookie: session=[REDACTED_SECRET]; theme=dark"
+    );
+}
+
+#[test]
+fn precision() {
+    for text in [
+        "commit 3f786850e387550fdab836ed7e6dc881de23001b",
+        "session 123e4567-e89b-12d3-a456-426614174000",
+        "\"integrity\": \"sha512-Q2FjaGUgY29udGVudCBoYXNoIGZvciB0ZXN0cw==\"",
+        "golang.org/x/text v0.3.0 h1:g61tztE5qeGQ89tm6NTjjM9VPIm088od1l6aSorWRWG=",
+        "OPENAI_API_KEY=YOUR_API_KEY",
+        "token: ${GITHUB_TOKEN}",
+        "password: \"{{ secrets.DB_PASSWORD }}\"",
+        "api_key = op://dev/openai/credential",
+        "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE",
+        "task-1234567890abcdefghijklmn risk-assessment kiosk-mode desk-booking",
+        "see https://docs.example.com/api/keys?tab=tokens",
+        "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7 dev@laptop",
+        "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----",
+        "STRIPE_PUBLISHABLE_KEY=pk_live_a1B2c3D4e5F6g7H8i9J0k1L2",
+        "src/auth/token_refresh.rs:42: fn refresh_token(&self) -> Result<Token>",
+        "test result: ok. 42 passed; 0 failed",
+        "[REDACTED_SECRET]",
+    ] {
+        assert_eq!(r(text), text);
+    }
+}
+
+#[test]
+fn idempotent() {
+    for text in [
+        format!("OPENAI_API_KEY={}", tok("sk-proj-", B36)),
+        "postgres://app:Tr0ub4dor3@db:5432/x".to_string(),
+        "Authorization: Bearer a8Fk2LmQ9xZ3pR7tW1vB".to_string(),
+        "-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEAx4bq9Zk2Lm0Q9x\n-----END PRIVATE KEY-----"
+            .to_string(),
+        "Cookie: session=a8Fk2LmQ9xZ3".to_string(),
+    ] {
+        let once = r(&text);
+        assert_ne!(once, text);
+        assert_eq!(r(&once), once);
+    }
+}
+
+#[test]
+fn bytes_and_utf8_neighbours() {
+    let t = format!("clé={} — fin", tok("ghp_", B36));
+    assert_eq!(r(&t), "clé=[REDACTED_SECRET] — fin");
+    let mut bytes = b"\xff\xfe token=".to_vec();
+    bytes.extend_from_slice(tok("ghp_", B36).as_bytes());
+    let (out, found) = redact_bytes(&bytes);
+    assert_eq!(&out[..], b"\xff\xfe token=[REDACTED_SECRET]");
+    assert_eq!(found.len(), 1);
+}
