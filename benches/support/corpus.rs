@@ -169,6 +169,20 @@ fn blob(rng: &mut Rng, bytes: usize) -> String {
     s
 }
 
+/// A JSON object with keys in the given order (Codex writes `type` first).
+pub fn obj(fields: &[(&str, serde_json::Value)]) -> String {
+    let body: Vec<String> = fields
+        .iter()
+        .map(|(k, v)| format!("{}:{}", serde_json::to_string(k).unwrap(), v))
+        .collect();
+    format!("{{{}}}", body.join(","))
+}
+
+/// A Codex envelope line in Codex's key order: timestamp, type, payload.
+pub fn envelope(ts: &str, kind: &str, payload: &str) -> String {
+    format!(r#"{{"timestamp":"{ts}","type":"{kind}","payload":{payload}}}"#)
+}
+
 struct Writer {
     out: BufWriter<File>,
     written: u64,
@@ -198,9 +212,23 @@ fn codex_session(path: &Path, id: &str, target: u64, rng: &mut Rng, g: &mut Gene
     };
     let ts = "2026-11-20T10:00:00.000Z";
     let cwd = format!("/home/dev/{}", rng.pick(WORDS));
-    w.line(&serde_json::json!({"timestamp": ts, "type": "session_meta", "payload": {
-        "id": id, "timestamp": ts, "cwd": cwd, "originator": "codex-tui", "cli_version": "0.140.0",
-        "source": "cli", "base_instructions": {"text": blob(rng, 12_000)}, "git": {"branch": "main"}}}));
+    w.raw(&envelope(
+        ts,
+        "session_meta",
+        &obj(&[
+            ("id", id.into()),
+            ("timestamp", ts.into()),
+            ("cwd", cwd.clone().into()),
+            ("originator", "codex-tui".into()),
+            ("cli_version", "0.140.0".into()),
+            ("source", "cli".into()),
+            (
+                "base_instructions",
+                serde_json::json!({"text": blob(rng, 12_000)}),
+            ),
+            ("git", serde_json::json!({"branch": "main"})),
+        ]),
+    ));
     let mut turn = 0usize;
     while turn == 0 || w.written < target {
         turn += 1;
@@ -217,15 +245,70 @@ fn codex_session(path: &Path, id: &str, target: u64, rng: &mut Rng, g: &mut Gene
             ask.push_str(&format!(" export OPENAI_API_KEY={}", fake_secret(rng)));
             g.planted_secrets += 1;
         }
-        w.line(&serde_json::json!({"timestamp": ts, "type": "turn_context", "payload": {"cwd": cwd, "model": "gpt-5.5", "approval_policy": "on-request", "sandbox_policy": {"type": "workspace-write"}}}));
-        w.line(&serde_json::json!({"timestamp": ts, "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": ask}]}}));
-        w.line(&serde_json::json!({"timestamp": ts, "type": "event_msg", "payload": {"type": "user_message", "message": ask, "images": []}}));
+        w.raw(&envelope(
+            ts,
+            "turn_context",
+            &obj(&[
+                ("cwd", cwd.clone().into()),
+                ("model", "gpt-5.5".into()),
+                ("approval_policy", "on-request".into()),
+                (
+                    "sandbox_policy",
+                    serde_json::json!({"type": "workspace-write"}),
+                ),
+            ]),
+        ));
+        w.raw(&envelope(
+            ts,
+            "response_item",
+            &obj(&[
+                ("type", "message".into()),
+                ("role", "user".into()),
+                (
+                    "content",
+                    serde_json::json!([{"type": "input_text", "text": ask}]),
+                ),
+            ]),
+        ));
+        w.raw(&envelope(
+            ts,
+            "event_msg",
+            &obj(&[
+                ("type", "user_message".into()),
+                ("message", ask.clone().into()),
+                ("images", serde_json::json!([])),
+            ]),
+        ));
         for call in 0..(2 + rng.below(6)) {
             let call_id = format!("call_{turn}_{call}");
             let reasoning_len = 2000 + rng.below(3000) as usize;
-            w.line(&serde_json::json!({"timestamp": ts, "type": "response_item", "payload": {"type": "reasoning", "summary": [], "content": null, "encrypted_content": format!("gAAAA{}", rng.alnum(reasoning_len))}}));
+            w.raw(&envelope(
+                ts,
+                "response_item",
+                &obj(&[
+                    ("type", "reasoning".into()),
+                    ("summary", serde_json::json!([])),
+                    ("content", serde_json::Value::Null),
+                    (
+                        "encrypted_content",
+                        format!("gAAAA{}", rng.alnum(reasoning_len)).into(),
+                    ),
+                ]),
+            ));
             let cmd = rng.pick(COMMANDS);
-            w.line(&serde_json::json!({"timestamp": ts, "type": "response_item", "payload": {"type": "function_call", "name": "exec_command", "arguments": serde_json::json!({"cmd": cmd}).to_string(), "call_id": call_id}}));
+            w.raw(&envelope(
+                ts,
+                "response_item",
+                &obj(&[
+                    ("type", "function_call".into()),
+                    ("name", "exec_command".into()),
+                    (
+                        "arguments",
+                        serde_json::json!({"cmd": cmd}).to_string().into(),
+                    ),
+                    ("call_id", call_id.clone().into()),
+                ]),
+            ));
             let size = if rng.chance(0.002) {
                 3_000_000
             } else {
@@ -237,16 +320,42 @@ fn codex_session(path: &Path, id: &str, target: u64, rng: &mut Rng, g: &mut Gene
                 output.push_str(&format!("\nAuthorization: Bearer {}\n", fake_secret(rng)));
                 g.planted_secrets += 1;
             }
-            w.line(&serde_json::json!({"timestamp": ts, "type": "response_item", "payload": {"type": "function_call_output", "call_id": call_id, "output": format!("Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code {code}\nOriginal token count: 9\nOutput:\n{output}")}}));
-            w.line(&serde_json::json!({"timestamp": ts, "type": "event_msg", "payload": {"type": "token_count", "info": null}}));
+            w.raw(&envelope(ts, "response_item", &obj(&[
+                ("type", "function_call_output".into()), ("call_id", call_id.clone().into()),
+                ("output", format!("Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code {code}\nOriginal token count: 9\nOutput:\n{output}").into()),
+            ])));
+            w.raw(&envelope(
+                ts,
+                "event_msg",
+                &obj(&[
+                    ("type", "token_count".into()),
+                    ("info", serde_json::Value::Null),
+                ]),
+            ));
             if rng.chance(0.0005) {
                 w.raw("{\"timestamp\":\"2026-11-20T10:00:00.000Z\",\"type\":\"event_msg\",\"payl");
                 g.malformed_lines += 1;
             }
         }
         let answer = sentence(rng, 30);
-        w.line(&serde_json::json!({"timestamp": ts, "type": "response_item", "payload": {"type": "message", "role": "assistant", "phase": "final_answer", "content": [{"type": "output_text", "text": answer}]}}));
-        w.line(&serde_json::json!({"timestamp": ts, "type": "event_msg", "payload": {"type": "agent_message", "message": answer}}));
+        w.raw(&envelope(
+            ts,
+            "response_item",
+            &obj(&[
+                ("type", "message".into()),
+                ("role", "assistant".into()),
+                ("phase", "final_answer".into()),
+                (
+                    "content",
+                    serde_json::json!([{"type": "output_text", "text": answer}]),
+                ),
+            ]),
+        ));
+        w.raw(&envelope(
+            ts,
+            "event_msg",
+            &obj(&[("type", "agent_message".into()), ("message", answer.into())]),
+        ));
     }
     w.out.flush().unwrap();
     g.bytes += w.written;

@@ -447,7 +447,12 @@ fn peak_rss(opts: &Options) -> Row {
         let mut w =
             std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&path).unwrap());
         let ts = "2026-10-01T10:00:00.000Z";
-        writeln!(w, "{}", serde_json::json!({"timestamp": ts, "type": "session_meta", "payload": {"id": "019fffff-0000-7000-8000-000000000001", "cwd": "/w", "source": "cli"}})).unwrap();
+        let meta = corpus::obj(&[
+            ("id", "019fffff-0000-7000-8000-000000000001".into()),
+            ("cwd", "/w".into()),
+            ("source", "cli".into()),
+        ]);
+        writeln!(w, "{}", corpus::envelope(ts, "session_meta", &meta)).unwrap();
         let mut written = 0u64;
         let mut n = 0u64;
         while written < opts.rss_bytes {
@@ -457,13 +462,40 @@ fn peak_rss(opts: &Options) -> Row {
             } else {
                 20_000
             });
+            let call_id = format!("c{n}");
             let lines = [
-                serde_json::json!({"timestamp": ts, "type": "event_msg", "payload": {"type": "user_message", "message": format!("step {n}: fix it")}}),
-                serde_json::json!({"timestamp": ts, "type": "response_item", "payload": {"type": "function_call", "name": "exec_command", "call_id": format!("c{n}"), "arguments": "{\"cmd\":\"cargo test\"}"}}),
-                serde_json::json!({"timestamp": ts, "type": "response_item", "payload": {"type": "function_call_output", "call_id": format!("c{n}"), "output": format!("Process exited with code 0\nOutput:\n{big}")}}),
+                corpus::envelope(
+                    ts,
+                    "event_msg",
+                    &corpus::obj(&[
+                        ("type", "user_message".into()),
+                        ("message", format!("step {n}: fix it").into()),
+                    ]),
+                ),
+                corpus::envelope(
+                    ts,
+                    "response_item",
+                    &corpus::obj(&[
+                        ("type", "function_call".into()),
+                        ("name", "exec_command".into()),
+                        ("call_id", call_id.clone().into()),
+                        ("arguments", "{\"cmd\":\"cargo test\"}".into()),
+                    ]),
+                ),
+                corpus::envelope(
+                    ts,
+                    "response_item",
+                    &corpus::obj(&[
+                        ("type", "function_call_output".into()),
+                        ("call_id", call_id.into()),
+                        (
+                            "output",
+                            format!("Process exited with code 0\nOutput:\n{big}").into(),
+                        ),
+                    ]),
+                ),
             ];
-            for l in lines {
-                let s = l.to_string();
+            for s in lines {
                 written += s.len() as u64 + 1;
                 writeln!(w, "{s}").unwrap();
             }

@@ -6,7 +6,7 @@ use super::consolidate::{
 };
 use super::transport::{StructuredRequest, Transport, json_object_text};
 use crate::error::{Error, Result};
-use crate::util::text::{APPROX_BYTES_PER_TOKEN, estimate_tokens, truncate_middle};
+use crate::util::text::{APPROX_BYTES_PER_TOKEN, estimate_tokens};
 use serde_json::{Value, json};
 
 /// The strict schema of a consolidation answer.
@@ -107,10 +107,11 @@ pub fn render_user_message(input: &ConsolidationInput<'_>, budget_tokens: usize)
         } else {
             budget * weight / weights
         };
-        let (text, _) = truncate_middle(&text, share.max(256));
+        let text = crate::redact::cut_middle(&text, share.max(256));
         out.push_str(&format!("=== {title} ===\n{text}\n\n"));
     }
-    out
+    // Notes and hand-edited files were never redacted: nothing leaves unredacted.
+    crate::redact::redact(&out).into_owned()
 }
 
 impl Consolidator for ModelConsolidator {

@@ -1,8 +1,9 @@
 //! Shrinking events before rendering: long tool outputs keep their first and
 //! last lines, long inputs and messages their head and tail.
 
+use crate::redact::cut_middle;
 use crate::sources::{Event, Role};
-use crate::util::text::{cut, truncate_middle};
+use crate::util::text::cut;
 
 /// Size limits of the compact form, in bytes.
 #[derive(Debug, Clone, Copy)]
@@ -32,19 +33,16 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// What the reader needs to keep so compaction has something to cut
-    /// (bounds memory on huge lines).
-    pub fn max_read_bytes(&self) -> usize {
-        [
-            self.human_message,
-            self.assistant_message,
-            self.tool_input,
-            self.failed_output,
-        ]
-        .into_iter()
-        .max()
-        .unwrap_or(0)
-            * 2
+    /// What the reader keeps of a message, so compaction has something to cut
+    /// (bounds memory and redaction work on huge lines).
+    pub fn max_message_read_bytes(&self) -> usize {
+        self.human_message.max(self.assistant_message) * 2
+    }
+
+    /// What the reader keeps of a tool output: enough for the first and last
+    /// lines compaction keeps of a failed call.
+    pub fn max_output_read_bytes(&self) -> usize {
+        self.failed_output.max(self.ok_output) * 2
     }
 }
 
@@ -54,31 +52,17 @@ fn head_tail_lines(s: &str, max: usize) -> String {
     if s.len() <= max {
         return s.to_string();
     }
-    let lines: Vec<&str> = s.lines().collect();
-    if lines.len() < 4 {
-        return truncate_middle(s, max).0;
+    match crate::redact::line_cuts(s.as_bytes(), max) {
+        Some((head_end, tail_start)) => {
+            let omitted = memchr::memchr_iter(b'\n', &s.as_bytes()[head_end..tail_start]).count();
+            format!(
+                "{}[… {omitted} lines omitted …]\n{}",
+                &s[..head_end],
+                &s[tail_start..]
+            )
+        }
+        None => cut_middle(s, max),
     }
-    let half = max / 2;
-    let mut head = String::new();
-    let mut i = 0;
-    while i < lines.len() && head.len() + lines[i].len() < half {
-        head.push_str(lines[i]);
-        head.push('\n');
-        i += 1;
-    }
-    let mut tail: Vec<&str> = Vec::new();
-    let mut tail_len = 0;
-    let mut j = lines.len();
-    while j > i && tail_len + lines[j - 1].len() < half {
-        j -= 1;
-        tail_len += lines[j].len() + 1;
-        tail.push(lines[j]);
-    }
-    tail.reverse();
-    if head.is_empty() && tail.is_empty() {
-        return truncate_middle(s, max).0;
-    }
-    format!("{head}[… {} lines omitted …]\n{}", j - i, tail.join("\n"))
 }
 
 /// Applies the limits to one event.
@@ -91,7 +75,7 @@ pub fn compact(event: Event, limits: &Limits) -> Event {
                 limits.assistant_message
             };
             if m.text.len() > max {
-                m.text = truncate_middle(&m.text, max).0;
+                m.text = cut_middle(&m.text, max);
             }
             Event::Message(m)
         }
@@ -102,7 +86,7 @@ pub fn compact(event: Event, limits: &Limits) -> Event {
                     if first_line.len() < c.input.len() && c.input.starts_with("*** Begin Patch") {
                         patch_summary(&c.input, limits.tool_input)
                     } else {
-                        truncate_middle(&c.input, limits.tool_input).0
+                        cut_middle(&c.input, limits.tool_input)
                     };
             }
             let max = if c.failed {

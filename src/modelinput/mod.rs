@@ -80,15 +80,17 @@ pub fn prepare(session: SessionRef, budget_tokens: usize, limits: Limits) -> Res
     let budget_bytes = budget_tokens.saturating_mul(crate::util::text::APPROX_BYTES_PER_TOKEN);
     let mut collector = HeadTail::new(budget_bytes);
     let read_opts = ReadOptions {
-        max_output_bytes: Some(limits.max_read_bytes()),
-        max_message_bytes: Some(limits.max_read_bytes()),
+        max_output_bytes: Some(limits.max_output_read_bytes()),
+        max_message_bytes: Some(limits.max_message_read_bytes()),
     };
     let (info, stats) = stream_session(
         &session.rollout_path,
         session.tool,
         read_opts,
         &mut |event| {
-            let event = compact::compact(crate::redact::redact_event(event), &limits);
+            // Every cut so far kept whole lines or redacted first (redact::cut_middle),
+            // so redacting only what is kept is safe, and much cheaper.
+            let event = crate::redact::redact_event(compact::compact(event, &limits));
             let rendered = render_event(&event);
             collector.push(event, rendered);
         },

@@ -18,6 +18,7 @@
 mod codec;
 mod commands;
 mod context;
+mod cut;
 mod entropy;
 mod generic;
 mod http;
@@ -32,6 +33,8 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use commands::Cmd;
 use std::borrow::Cow;
 use std::sync::LazyLock;
+
+pub use cut::{cut_middle, line_cuts};
 
 /// What a secret is replaced with.
 pub const REDACTED: &str = "[REDACTED_SECRET]";

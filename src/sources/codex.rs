@@ -12,16 +12,19 @@
 
 use super::text::{
     bounded, codex_output, codex_request_text, compact_json, environment_cwd, is_codex_injected,
+    json_string_bounded,
 };
 use super::{Event, Message, Phase, ReadOptions, ReadStats, Role, SessionInfo, ToolCall};
 use crate::error::Result;
 use crate::util::ids::is_uuid;
 use crate::util::time::parse_rfc3339_millis;
+use memchr::memmem::Finder;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::LazyLock;
 
 /// The thread id carried by a rollout file name (`rollout-<stamp>-<uuid>.jsonl[.zst]`).
 pub fn id_from_file_name(path: &Path) -> Option<String> {
@@ -40,6 +43,61 @@ pub fn id_from_file_name(path: &Path) -> Option<String> {
     }
     let candidate = &stem[stem.len() - 36..];
     is_uuid(candidate).then(|| candidate.to_ascii_lowercase())
+}
+
+/// Envelope kinds whose lines are never read.
+const SKIPPED_KINDS: &[&[u8]] = &[
+    b"compacted",
+    b"world_state",
+    b"token_usage_record",
+    b"security_risk_score",
+    b"retained_context",
+    b"realtime_item",
+    b"inter_agent_communication_metadata",
+];
+/// Response-item types that are never read.
+const SKIPPED_ITEMS: &[&[u8]] = &[
+    b"reasoning",
+    b"ghost_snapshot",
+    b"compaction",
+    b"compaction_summary",
+    b"context_compaction",
+    b"image_generation_call",
+];
+/// Event types that are read (all others are skipped).
+const READ_EVENTS: &[&[u8]] = &[b"user_message", b"exec_command_end"];
+
+static TYPE_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""type":""#));
+static PAYLOAD_TYPE_KEY: LazyLock<Finder<'static>> =
+    LazyLock::new(|| Finder::new(br#""payload":{"type":""#));
+
+/// The string value right after the first match of `key` in `bytes`.
+fn value_after<'a>(bytes: &'a [u8], key: &Finder<'_>) -> Option<&'a [u8]> {
+    let at = key.find(bytes)? + key.needle().len();
+    let len = memchr::memchr(b'"', &bytes[at..])?;
+    Some(&bytes[at..at + len])
+}
+
+/// Decides from the start of a line, without parsing it, whether the reader
+/// needs it. Only lines positively recognised as uninteresting (by Codex's
+/// own key order, `timestamp`, `type`, `payload.type`) are skipped; anything
+/// unexpected is read.
+fn needed(line: &[u8]) -> bool {
+    let head = &line[..line.len().min(200)];
+    let Some(kind) = value_after(head, &TYPE_KEY) else {
+        return true;
+    };
+    if SKIPPED_KINDS.contains(&kind) {
+        return false;
+    }
+    let Some(inner) = value_after(head, &PAYLOAD_TYPE_KEY) else {
+        return true;
+    };
+    match kind {
+        b"response_item" => !SKIPPED_ITEMS.contains(&inner),
+        b"event_msg" => READ_EVENTS.contains(&inner),
+        _ => true,
+    }
 }
 
 #[derive(Deserialize)]
@@ -97,14 +155,22 @@ pub fn read(
         exit_codes: HashMap::new(),
         sink,
     };
-    let bytes = super::lines::read_lines(path, &mut |line| {
-        if line.text.trim().is_empty() {
+    let bytes = super::lines::read_raw_lines(path, &mut |raw| {
+        if raw.bytes.iter().all(u8::is_ascii_whitespace) {
             return true;
         }
         stats.lines += 1;
-        if !reader.line(line.number, &line.text, stats) {
-            if line.terminated {
-                stats.record_malformed(line.number);
+        if !needed(raw.bytes) {
+            return true;
+        }
+        if let Some(fast) = super::codex_fast::output_line(raw.bytes, reader.opts.max_output_bytes)
+        {
+            reader.finish_output(fast.call_id, &fast.text, fast.at, raw.number, stats);
+            return true;
+        }
+        if !reader.line(raw.number, &raw.text(), stats) {
+            if raw.terminated {
+                stats.record_malformed(raw.number);
             } else {
                 stats.partial_tail = true;
             }
@@ -145,14 +211,9 @@ impl Reader<'_> {
             }
             (Some(_), None) => {
                 // A bare response item (pre-envelope generations).
-                match serde_json::from_str::<Value>(text) {
-                    Ok(item) => {
-                        self.legacy = true;
-                        self.response_item(&item, at, number, stats);
-                        true
-                    }
-                    Err(_) => false,
-                }
+                self.legacy = true;
+                self.item(text, at, number, stats);
+                true
             }
             _ => false,
         }
@@ -218,27 +279,7 @@ impl Reader<'_> {
                     }
                 }
             }
-            "response_item" => {
-                let Ok(t) = serde_json::from_str::<TypeOnly>(payload.get()) else {
-                    return;
-                };
-                if matches!(
-                    t.kind.as_deref(),
-                    Some(
-                        "reasoning"
-                            | "ghost_snapshot"
-                            | "compaction"
-                            | "compaction_summary"
-                            | "context_compaction"
-                            | "image_generation_call"
-                    )
-                ) {
-                    return;
-                }
-                if let Ok(item) = serde_json::from_str::<Value>(payload.get()) {
-                    self.response_item(&item, at, number, stats);
-                }
-            }
+            "response_item" => self.item(payload.get(), at, number, stats),
             "event_msg" => {
                 let Ok(t) = serde_json::from_str::<TypeOnly>(payload.get()) else {
                     return;
@@ -465,38 +506,102 @@ impl Reader<'_> {
                 };
                 self.emit(Event::ToolCall(call), stats);
             }
-            "function_call_output" | "custom_tool_call_output" | "tool_search_output" => {
-                let id = call_id();
-                let raw = match item.get("output").or_else(|| item.get("tools")) {
-                    Some(Value::String(s)) => s.clone(),
-                    Some(Value::Array(parts)) => content_text(&Value::Array(parts.clone())),
-                    Some(Value::Object(o)) => o
-                        .get("content")
-                        .map(compact_json)
-                        .unwrap_or_else(|| Value::Object(o.clone()).to_string()),
-                    Some(other) => other.to_string(),
-                    None => String::new(),
-                };
-                let (output, code) = codex_output(&raw);
-                let mut call = self.pending.remove(&id).unwrap_or_else(|| ToolCall {
-                    call_id: id.clone(),
-                    name: "tool".into(),
-                    input: String::new(),
-                    output: None,
-                    exit_code: None,
-                    failed: false,
-                    at,
-                    line: number,
-                });
-                if code.is_some() {
-                    call.exit_code = code;
-                }
-                call.output = Some(bounded(output, self.opts.max_output_bytes));
-                self.emit_call(call, stats);
-            }
             // reasoning, ghost snapshots, compaction tokens, images and unknown kinds.
             _ => {}
         }
+    }
+
+    /// Dispatches one response item given as JSON text: noise is dropped
+    /// unparsed, tool outputs are read without decoding their middle, the
+    /// rest is parsed.
+    fn item(&mut self, raw: &str, at: Option<i64>, number: u64, stats: &mut ReadStats) {
+        let Ok(t) = serde_json::from_str::<TypeOnly>(raw) else {
+            return;
+        };
+        match t.kind.as_deref() {
+            Some(
+                "reasoning"
+                | "ghost_snapshot"
+                | "compaction"
+                | "compaction_summary"
+                | "context_compaction"
+                | "image_generation_call",
+            ) => {}
+            Some("function_call_output" | "custom_tool_call_output" | "tool_search_output") => {
+                self.output_item(raw, at, number, stats)
+            }
+            _ => {
+                if let Ok(item) = serde_json::from_str::<Value>(raw) {
+                    self.response_item(&item, at, number, stats);
+                }
+            }
+        }
+    }
+
+    /// A tool's output, paired with its call.
+    fn output_item(&mut self, raw: &str, at: Option<i64>, number: u64, stats: &mut ReadStats) {
+        #[derive(Deserialize)]
+        struct OutputItem<'a> {
+            #[serde(default)]
+            call_id: Option<String>,
+            #[serde(default)]
+            id: Option<String>,
+            #[serde(borrow, default)]
+            output: Option<&'a RawValue>,
+            #[serde(borrow, default)]
+            tools: Option<&'a RawValue>,
+        }
+        let Ok(item) = serde_json::from_str::<OutputItem>(raw) else {
+            return;
+        };
+        let id = item.call_id.or(item.id).unwrap_or_default();
+        let text = match item.output.or(item.tools) {
+            // The pre-0.1xx JSON wrapper carries the exit code: decode it whole.
+            Some(r) if r.get().starts_with("\"{") => {
+                serde_json::from_str::<String>(r.get()).unwrap_or_default()
+            }
+            Some(r) if r.get().starts_with('"') => {
+                json_string_bounded(r.get(), self.opts.max_output_bytes).unwrap_or_default()
+            }
+            Some(r) => match serde_json::from_str::<Value>(r.get()) {
+                Ok(Value::Array(parts)) => content_text(&Value::Array(parts)),
+                Ok(Value::Object(o)) => o
+                    .get("content")
+                    .map(compact_json)
+                    .unwrap_or_else(|| Value::Object(o.clone()).to_string()),
+                Ok(other) => other.to_string(),
+                Err(_) => String::new(),
+            },
+            None => String::new(),
+        };
+        self.finish_output(id, &text, at, number, stats);
+    }
+
+    /// Pairs an output with its call (or records an orphan) and emits the call.
+    fn finish_output(
+        &mut self,
+        id: String,
+        text: &str,
+        at: Option<i64>,
+        number: u64,
+        stats: &mut ReadStats,
+    ) {
+        let (output, code) = codex_output(text);
+        let mut call = self.pending.remove(&id).unwrap_or_else(|| ToolCall {
+            call_id: id.clone(),
+            name: "tool".into(),
+            input: String::new(),
+            output: None,
+            exit_code: None,
+            failed: false,
+            at,
+            line: number,
+        });
+        if code.is_some() {
+            call.exit_code = code;
+        }
+        call.output = Some(bounded(output, self.opts.max_output_bytes));
+        self.emit_call(call, stats);
     }
 
     fn message_item(&mut self, item: &Value, at: Option<i64>, number: u64, stats: &mut ReadStats) {
@@ -666,6 +771,28 @@ mod tests {
             Some("019a93b9-f380-7600-98ff-940e6b99603c")
         );
         assert_eq!(id_from_file_name(Path::new("notes.jsonl")), None);
+    }
+
+    #[test]
+    fn prefilter_skips_only_recognised_noise() {
+        let reasoning = br#"{"timestamp":"t","type":"response_item","payload":{"type":"reasoning","encrypted_content":"gAAA"}}"#;
+        let call = br#"{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"x"}}"#;
+        let tokens =
+            br#"{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":null}}"#;
+        let user = br#"{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"hi"}}"#;
+        let compacted = br#"{"timestamp":"t","type":"compacted","payload":{"message":""}}"#;
+        let reordered = br#"{"payload":{"type":"reasoning"},"type":"response_item"}"#;
+        let legacy = br#"{"type":"message","role":"user","content":[]}"#;
+        assert!(!needed(reasoning) && !needed(tokens) && !needed(compacted));
+        assert!(needed(call) && needed(user) && needed(legacy));
+        assert!(
+            needed(b"garbage {"),
+            "unknown shapes are read (and counted as malformed)"
+        );
+        assert!(
+            needed(reordered),
+            "another key order is read, never guessed"
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use crate::error::{IoContext, Result};
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::path::Path;
 
 /// One line handed to a callback.
@@ -42,43 +42,109 @@ pub fn for_each_line(path: &Path, f: &mut dyn FnMut(u64, &str) -> bool) -> Resul
     read_lines(path, &mut |line| f(line.number, &line.text))
 }
 
+/// One line as raw bytes (line ending and BOM removed), decoded only on demand.
+#[derive(Debug)]
+pub struct RawLine<'a> {
+    /// 1-based line number in the (decompressed) file.
+    pub number: u64,
+    /// The bytes without the line ending.
+    pub bytes: &'a [u8],
+    /// `false` for a last line with no newline (possibly still being written).
+    pub terminated: bool,
+}
+
+impl<'a> RawLine<'a> {
+    /// The line as text (invalid UTF-8 replaced).
+    pub fn text(&self) -> Cow<'a, str> {
+        String::from_utf8_lossy(self.bytes)
+    }
+}
+
 /// Calls `f` for every line of `path` (with its termination flag) until it returns `false`.
 ///
 /// Returns the number of bytes read.
 pub fn read_lines(path: &Path, f: &mut dyn FnMut(Line<'_>) -> bool) -> Result<u64> {
-    let mut reader = BufReader::with_capacity(256 * 1024, open(path)?);
-    let mut buf: Vec<u8> = Vec::with_capacity(64 * 1024);
+    read_raw_lines(path, &mut |raw| {
+        f(Line {
+            number: raw.number,
+            text: raw.text(),
+            terminated: raw.terminated,
+        })
+    })
+}
+
+/// Calls `f` for every line of `path` as raw bytes, so a reader can skip or
+/// pick apart lines it does not need decoded. Returns the number of bytes read.
+pub fn read_raw_lines(path: &Path, f: &mut dyn FnMut(RawLine<'_>) -> bool) -> Result<u64> {
+    let mut reader = open(path)?;
+    let mut buf = vec![0u8; 256 * 1024];
+    // A line that spans two reads is gathered here; lines inside the buffer
+    // are handed out without a copy.
+    let mut carry: Vec<u8> = Vec::new();
+    let (mut start, mut end) = (0usize, 0usize);
     let mut number = 0u64;
     let mut bytes = 0u64;
     loop {
-        buf.clear();
-        let n = reader.read_until(b'\n', &mut buf).at(path)?;
-        if n == 0 {
-            break;
+        if let Some(pos) = memchr::memchr(b'\n', &buf[start..end]) {
+            let stop = start + pos + 1;
+            number += 1;
+            let keep_going = if carry.is_empty() {
+                emit(&buf[start..stop], number, f)
+            } else {
+                carry.extend_from_slice(&buf[start..stop]);
+                let go = emit(&carry, number, f);
+                carry.clear();
+                go
+            };
+            start = stop;
+            if !keep_going {
+                break;
+            }
+            continue;
         }
-        bytes += n as u64;
-        number += 1;
-        let terminated = buf.last() == Some(&b'\n');
-        let mut slice: &[u8] = &buf;
-        if terminated {
-            slice = &slice[..slice.len() - 1];
-        }
-        if slice.last() == Some(&b'\r') {
-            slice = &slice[..slice.len() - 1];
-        }
-        if number == 1 && slice.starts_with(&[0xEF, 0xBB, 0xBF]) {
-            slice = &slice[3..];
-        }
-        let text = String::from_utf8_lossy(slice);
-        if !f(Line {
-            number,
-            text,
-            terminated,
-        }) {
+        carry.extend_from_slice(&buf[start..end]);
+        start = 0;
+        end = read_some(&mut reader, &mut buf).at(path)?;
+        bytes += end as u64;
+        if end == 0 {
+            if !carry.is_empty() {
+                number += 1;
+                emit(&carry, number, f);
+            }
             break;
         }
     }
     Ok(bytes)
+}
+
+/// Reads into `buf`, retrying on interruption.
+fn read_some(reader: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        match reader.read(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
+/// Strips the line ending (and a BOM on line 1) and calls `f`.
+fn emit(line: &[u8], number: u64, f: &mut dyn FnMut(RawLine<'_>) -> bool) -> bool {
+    let terminated = line.last() == Some(&b'\n');
+    let mut slice = line;
+    if terminated {
+        slice = &slice[..slice.len() - 1];
+    }
+    if slice.last() == Some(&b'\r') {
+        slice = &slice[..slice.len() - 1];
+    }
+    if number == 1 && slice.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        slice = &slice[3..];
+    }
+    f(RawLine {
+        number,
+        bytes: slice,
+        terminated,
+    })
 }
 
 #[cfg(test)]
@@ -118,6 +184,27 @@ mod tests {
     fn invalid_utf8_is_lossy() {
         let p = temp("b.jsonl", b"{\"t\":\"a\xFFb\"}\n");
         assert_eq!(collect(&p)[0].1, "{\"t\":\"a\u{FFFD}b\"}");
+    }
+
+    #[test]
+    fn lines_across_read_boundaries_are_whole() {
+        let mut text = String::new();
+        for i in 0..2000 {
+            text.push_str(&format!(
+                "{{\"n\":{i},\"pad\":\"{}\"}}\n",
+                "x".repeat(i % 700)
+            ));
+        }
+        text.push_str(&"y".repeat(600_000));
+        let p = temp("big.jsonl", text.as_bytes());
+        let lines = collect(&p);
+        assert_eq!(lines.len(), 2001);
+        assert_eq!(
+            lines[1999].1,
+            format!("{{\"n\":1999,\"pad\":\"{}\"}}", "x".repeat(1999 % 700))
+        );
+        assert_eq!(lines[2000].1.len(), 600_000);
+        assert!(!lines[2000].2, "the last line has no newline");
     }
 
     #[test]

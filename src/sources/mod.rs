@@ -8,6 +8,7 @@
 
 pub mod claude;
 pub mod codex;
+mod codex_fast;
 pub mod codex_state;
 pub mod discover;
 pub mod lines;

@@ -1,8 +1,6 @@
 //! Text rules shared by the readers: what counts as injected context, how tool
 //! outputs carry exit codes, and how long texts are bounded.
 
-use crate::util::text::truncate_middle;
-
 /// Openings of Codex user/developer messages that the harness injected.
 const CODEX_CONTEXT_OPENINGS: &[&str] = &[
     "# agents.md instructions",
@@ -69,20 +67,21 @@ pub fn codex_output(raw: &str) -> (String, Option<i64>) {
         return (out.to_string(), code);
     }
     let mut code = None;
-    let mut body_start = None;
-    for (i, line) in raw.lines().take(8).enumerate() {
+    let mut offset = 0;
+    for line in raw.split_inclusive('\n').take(8) {
+        offset += line.len();
+        let line = line.trim_end_matches(['\n', '\r']);
         if let Some(rest) = line.strip_prefix("Process exited with code ") {
             code = rest.trim().parse().ok();
         }
         if line == "Output:" {
-            body_start = Some(i + 1);
+            if code.is_some() {
+                return (raw[offset..].to_string(), code);
+            }
             break;
         }
     }
-    match (code, body_start) {
-        (Some(_), Some(skip)) => (raw.lines().skip(skip).collect::<Vec<_>>().join("\n"), code),
-        _ => (raw.to_string(), code),
-    }
+    (raw.to_string(), code)
 }
 
 /// The exit code at the start of a Claude Code Bash error (`Exit code N`).
@@ -214,11 +213,77 @@ pub fn classify_claude_user_text(text: &str) -> ClaudeUserText {
 }
 
 /// Applies an optional byte bound to a text, keeping head and tail.
+///
+/// Cuts fall on line boundaries (or the text is redacted first), so what is
+/// kept can still be redacted reliably later: see [`crate::redact::cut_middle`].
 pub fn bounded(text: String, max: Option<usize>) -> String {
     match max {
-        Some(max) if text.len() > max => truncate_middle(&text, max).0,
+        Some(max) if text.len() > max => crate::redact::cut_middle(&text, max),
         _ => text,
     }
+}
+
+/// Decodes a JSON string literal (`raw`, with its quotes), keeping only its
+/// head and tail when the decoded text would exceed `max` bytes: the middle
+/// of a multi-megabyte tool output is skipped without being unescaped.
+///
+/// Cuts land on a space or a `\n` escape within 256 bytes (else the whole
+/// string is decoded and cut as text), and a private-key block is always
+/// decoded whole so [`bounded`] can redact it before cutting.
+pub fn json_string_bounded(raw: &str, max: Option<usize>) -> Option<String> {
+    let body = raw.strip_prefix('"')?.strip_suffix('"')?;
+    json_body_bounded(body.as_bytes(), max)
+}
+
+/// Like [`json_string_bounded`], for the bytes between the quotes. Only the
+/// kept head and tail need to be valid UTF-8 (the dropped middle is never
+/// decoded). Cuts fall just after a `\n` escape, so every kept line is whole;
+/// otherwise the whole string is decoded and cut by [`bounded`].
+pub fn json_body_bounded(body: &[u8], max: Option<usize>) -> Option<String> {
+    let decode = |piece: &[u8]| {
+        let text = std::str::from_utf8(piece).ok()?;
+        serde_json::from_str::<String>(&format!("\"{text}\"")).ok()
+    };
+    let whole = |max: Option<usize>| decode(body).map(|t| bounded(t, max));
+    let Some(max) = max else {
+        return decode(body);
+    };
+    if body.len() <= max || memchr::memmem::find(body, b"PRIVATE KEY").is_some() {
+        return whole(Some(max));
+    }
+    match escaped_line_cuts(body, max) {
+        Some((h, t)) => Some(format!(
+            "{}{}{}",
+            decode(&body[..h])?,
+            crate::util::text::truncation_marker(t - h),
+            decode(&body[t..])?
+        )),
+        None => whole(Some(max)),
+    }
+}
+
+/// Like [`crate::redact::line_cuts`] on an escaped JSON string body: cuts just
+/// after a `\n` escape (an odd run of backslashes before `n`).
+fn escaped_line_cuts(body: &[u8], max: usize) -> Option<(usize, usize)> {
+    let is_newline_end = |i: usize| ends_newline_escape(body, i);
+    let half = max / 2;
+    let head_end =
+        memchr::memrchr_iter(b'n', &body[..half.min(body.len())]).find(|&i| is_newline_end(i))? + 1;
+    let tail_budget = max - half;
+    let from = body.len().checked_sub(tail_budget)?;
+    let tail_start =
+        from + memchr::memchr_iter(b'n', &body[from..]).find(|&i| is_newline_end(from + i))? + 1;
+    let long_enough = head_end >= half / 4 && body.len() - tail_start >= tail_budget / 4;
+    (long_enough && head_end < tail_start).then_some((head_end, tail_start))
+}
+
+/// Whether the byte at `i` ends a complete `\n` escape (an odd run of backslashes before `n`).
+fn ends_newline_escape(bytes: &[u8], i: usize) -> bool {
+    if i == 0 || bytes[i] != b'n' || bytes[i - 1] != b'\\' {
+        return false;
+    }
+    let run = bytes[..i].iter().rev().take_while(|b| **b == b'\\').count();
+    run % 2 == 1
 }
 
 /// Renders a JSON value compactly for a tool input.
@@ -259,6 +324,35 @@ mod tests {
         );
         assert_eq!((out.as_str(), code), ("boom", Some(1)));
         assert_eq!(codex_output("plain").1, None);
+    }
+
+    #[test]
+    fn bounded_json_strings_decode_only_head_and_tail() {
+        let text: String = (0..2000)
+            .map(|i| format!("line {i} with \"quotes\" and é\n"))
+            .collect();
+        let raw = serde_json::to_string(&text).unwrap();
+        assert_eq!(json_string_bounded(&raw, None).unwrap(), text);
+        assert_eq!(json_string_bounded(&raw, Some(1 << 20)).unwrap(), text);
+        let cut = json_string_bounded(&raw, Some(600)).unwrap();
+        assert!(cut.len() < 900, "{}", cut.len());
+        assert!(cut.starts_with("line 0 with \"quotes\" and é\n"));
+        assert!(cut.ends_with("line 1999 with \"quotes\" and é\n"));
+        assert!(cut.contains("tokens truncated"));
+        // An escaped backslash before n is not a newline: never cut inside an escape.
+        let tricky = serde_json::to_string(&"a\\nb ".repeat(500)).unwrap();
+        let out = json_string_bounded(&tricky, Some(200)).unwrap();
+        assert!(
+            out.starts_with("a\\nb a\\nb"),
+            "decoded whole, then cut: {out}"
+        );
+        // No whitespace at all: decoded whole, then cut as text.
+        let blob = serde_json::to_string(&"x".repeat(5000)).unwrap();
+        assert!(
+            json_string_bounded(&blob, Some(100))
+                .unwrap()
+                .contains("tokens truncated")
+        );
     }
 
     #[test]

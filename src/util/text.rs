@@ -42,18 +42,37 @@ pub fn truncation_marker(removed_bytes: usize) -> String {
     format!("…{} tokens truncated…", estimate_tokens(removed_bytes))
 }
 
+/// How far a cut may move to land on whitespace.
+const CUT_SNAP_BYTES: usize = 256;
+
 /// Keeps the head and tail of `s` within `max_bytes` (split in half, the head
 /// getting `max_bytes / 2`), with a truncation marker in between.
 ///
+/// Cuts land on whitespace when there is some within 256 bytes, so a token
+/// (an identifier, a key, a secret) is kept or dropped whole, never halved.
 /// Returns the text unchanged when it fits. The marker is not counted in the
 /// budget, as in Codex's `truncate_middle_with_token_budget`.
 pub fn truncate_middle(s: &str, max_bytes: usize) -> (String, bool) {
     if s.len() <= max_bytes {
         return (s.to_string(), false);
     }
-    let head_len = floor_char_boundary(s, max_bytes / 2);
+    let mut head_len = floor_char_boundary(s, max_bytes / 2);
+    let window_start = head_len.saturating_sub(CUT_SNAP_BYTES);
+    if let Some(ws) = s.as_bytes()[window_start..head_len]
+        .iter()
+        .rposition(|b| b.is_ascii_whitespace())
+    {
+        head_len = window_start + ws + 1;
+    }
     let tail_budget = max_bytes - max_bytes / 2;
-    let tail_start = ceil_char_boundary(s, s.len() - tail_budget);
+    let mut tail_start = ceil_char_boundary(s, s.len() - tail_budget);
+    let window_end = (tail_start + CUT_SNAP_BYTES).min(s.len());
+    if let Some(ws) = s.as_bytes()[tail_start..window_end]
+        .iter()
+        .position(|b| b.is_ascii_whitespace())
+    {
+        tail_start += ws;
+    }
     let removed = tail_start - head_len;
     let mut out = String::with_capacity(max_bytes + 32);
     out.push_str(&s[..head_len]);
@@ -88,6 +107,26 @@ mod tests {
         assert!(out.ends_with("mmmmmmmmmz"));
         assert!(out.contains("tokens truncated"));
         assert_eq!(truncate_middle("short", 20), ("short".to_string(), false));
+    }
+
+    #[test]
+    fn cuts_land_on_whitespace_so_tokens_stay_whole() {
+        let token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef012345";
+        let s = format!(
+            "{} {token} {} {token} {}",
+            "a ".repeat(20),
+            "b ".repeat(40),
+            "c ".repeat(20)
+        );
+        for budget in 20..120 {
+            let (out, _) = truncate_middle(&s, budget);
+            for piece in out.split_whitespace() {
+                assert!(
+                    !token.contains(piece) || piece == token || piece.len() <= 1,
+                    "{budget}: {piece}"
+                );
+            }
+        }
     }
 
     #[test]
