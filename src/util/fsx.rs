@@ -35,10 +35,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Many atomic writes with one flush: every file goes to a temp file first,
-/// then the filesystem is flushed once, then the temps are renamed over their
-/// targets and each folder is synced. Readers still see old or new content,
-/// never a torn file, and a crash before the renames leaves the old files.
+/// Many atomic writes: every file goes to a temp file first, then the temps
+/// are renamed over their targets and each folder is synced once. Readers see
+/// old or new content, never a torn file. The files' data is not fsynced one
+/// by one: use this only for files derived from the database, which the next
+/// run rewrites whenever they differ (a crash can cost a rewrite, never data).
 #[derive(Default)]
 pub struct AtomicBatch {
     pending: Vec<(std::path::PathBuf, std::path::PathBuf)>,
@@ -62,13 +63,9 @@ impl AtomicBatch {
         Ok(())
     }
 
-    /// Flushes and renames everything staged.
+    /// Renames everything staged into place and syncs the folders.
     pub fn commit(mut self) -> Result<()> {
         let pending = std::mem::take(&mut self.pending);
-        let Some((first, _)) = pending.first() else {
-            return Ok(());
-        };
-        flush_filesystem(first, &pending)?;
         let mut dirs: Vec<std::path::PathBuf> = Vec::new();
         for (i, (tmp, target)) in pending.iter().enumerate() {
             if let Err(e) = fs::rename(tmp, target) {
@@ -97,32 +94,6 @@ impl Drop for AtomicBatch {
         for (tmp, _) in &self.pending {
             let _ = fs::remove_file(tmp);
         }
-    }
-}
-
-/// One `syncfs` on Linux; elsewhere an fsync per staged file.
-fn flush_filesystem(
-    any: &Path,
-    pending: &[(std::path::PathBuf, std::path::PathBuf)],
-) -> Result<()> {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        let _ = pending;
-        let f = File::open(any).at(any)?;
-        // SAFETY: syncfs only reads the descriptor, which stays open for the call.
-        if unsafe { libc::syncfs(f.as_raw_fd()) } != 0 {
-            return Err(Error::io(any, std::io::Error::last_os_error()));
-        }
-        Ok(())
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = any;
-        for (tmp, _) in pending {
-            File::open(tmp).and_then(|f| f.sync_all()).at(tmp)?;
-        }
-        Ok(())
     }
 }
 
