@@ -9,17 +9,7 @@
 //! [assistant:final] Added the cart total.
 //! ```
 
-use crate::sources::{Event, Phase, Role, ToolCall};
-
-/// Tools whose input is a shell command line.
-const SHELL_TOOLS: &[&str] = &[
-    "shell",
-    "exec_command",
-    "local_shell",
-    "Bash",
-    "shell_command",
-    "container.exec",
-];
+use crate::sources::{Event, Phase, Role, ToolCall, is_shell_tool};
 
 /// Renders one event.
 pub fn render_event(event: &Event) -> String {
@@ -45,14 +35,14 @@ fn render_call(c: &ToolCall) -> String {
         (None, false) => String::new(),
     };
     let input = c.input.trim();
-    let mut out = if SHELL_TOOLS.contains(&c.name.as_str()) {
+    let mut out = if is_shell_tool(&c.name) {
         format!("$ {input}{status}")
     } else {
         format!("[{}] {input}{status}", c.name)
     };
     if let Some(output) = c.output.as_deref().map(str::trim).filter(|o| !o.is_empty()) {
         // Successful file edits say nothing worth tokens.
-        let trivial = !c.failed && output.len() < 80 && !SHELL_TOOLS.contains(&c.name.as_str());
+        let trivial = !c.failed && output.len() < 80 && !is_shell_tool(&c.name);
         if !trivial {
             for line in output.lines() {
                 out.push_str("\n  ");

@@ -248,16 +248,7 @@ impl Reader<'_> {
             Role::User
         };
         let text = bounded(text, self.opts.max_message_bytes);
-        self.emit(
-            Event::Message(Message {
-                role,
-                text,
-                phase: None,
-                at,
-                line: number,
-            }),
-            stats,
-        );
+        self.emit(Message::event(role, text, None, at, number), stats);
     }
 
     fn tool_result(&mut self, block: &Value, stats: &mut ReadStats) {
@@ -379,13 +370,7 @@ impl Reader<'_> {
         if let Some(a) = self.assistant.take() {
             let text = bounded(a.parts.join("\n\n"), self.opts.max_message_bytes);
             self.emit(
-                Event::Message(Message {
-                    role: Role::Assistant,
-                    text,
-                    phase: None,
-                    at: a.at,
-                    line: a.line,
-                }),
+                Message::event(Role::Assistant, text, None, a.at, a.line),
                 stats,
             );
         }

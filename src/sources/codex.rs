@@ -315,16 +315,7 @@ impl Reader<'_> {
                     let text = content_text(v.get("content").unwrap_or(&v));
                     if !text.trim().is_empty() {
                         let text = bounded(text, self.opts.max_message_bytes);
-                        self.emit(
-                            Event::Message(Message {
-                                role: Role::Agent,
-                                text,
-                                phase: None,
-                                at,
-                                line: number,
-                            }),
-                            stats,
-                        );
+                        self.emit(Message::event(Role::Agent, text, None, at, number), stats);
                     }
                 }
             }
@@ -415,16 +406,7 @@ impl Reader<'_> {
             return;
         }
         let text = bounded(text, self.opts.max_message_bytes);
-        self.emit(
-            Event::Message(Message {
-                role: Role::User,
-                text,
-                phase: None,
-                at,
-                line: number,
-            }),
-            stats,
-        );
+        self.emit(Message::event(Role::User, text, None, at, number), stats);
     }
 
     fn response_item(&mut self, item: &Value, at: Option<i64>, number: u64, stats: &mut ReadStats) {
@@ -449,16 +431,7 @@ impl Reader<'_> {
                     None => text,
                 };
                 let text = bounded(text, self.opts.max_message_bytes);
-                self.emit(
-                    Event::Message(Message {
-                        role: Role::Agent,
-                        text,
-                        phase: None,
-                        at,
-                        line: number,
-                    }),
-                    stats,
-                );
+                self.emit(Message::event(Role::Agent, text, None, at, number), stats);
             }
             "function_call" | "custom_tool_call" | "local_shell_call" | "tool_search_call" => {
                 let name = item
@@ -620,13 +593,7 @@ impl Reader<'_> {
                 };
                 let text = bounded(text, self.opts.max_message_bytes);
                 self.emit(
-                    Event::Message(Message {
-                        role: Role::Assistant,
-                        text,
-                        phase,
-                        at,
-                        line: number,
-                    }),
+                    Message::event(Role::Assistant, text, phase, at, number),
                     stats,
                 );
             }
@@ -654,16 +621,7 @@ impl Reader<'_> {
                     return;
                 }
                 let text = bounded(parts.join("\n"), self.opts.max_message_bytes);
-                self.emit(
-                    Event::Message(Message {
-                        role: Role::User,
-                        text,
-                        phase: None,
-                        at,
-                        line: number,
-                    }),
-                    stats,
-                );
+                self.emit(Message::event(Role::User, text, None, at, number), stats);
             }
             // developer / system messages and (in envelope files) the user echo.
             _ => {}

@@ -86,6 +86,40 @@ pub struct Message {
     pub line: u64,
 }
 
+/// Tools whose input is a shell command line, across agents and versions.
+const SHELL_TOOLS: &[&str] = &[
+    "shell",
+    "exec_command",
+    "local_shell",
+    "Bash",
+    "shell_command",
+    "container.exec",
+];
+
+/// Whether `name` is a tool that runs a shell command line.
+pub fn is_shell_tool(name: &str) -> bool {
+    SHELL_TOOLS.contains(&name)
+}
+
+impl Message {
+    /// A message event.
+    pub fn event(
+        role: Role,
+        text: String,
+        phase: Option<Phase>,
+        at: Option<i64>,
+        line: u64,
+    ) -> Event {
+        Event::Message(Message {
+            role,
+            text,
+            phase,
+            at,
+            line,
+        })
+    }
+}
+
 /// A tool call paired with its output.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolCall {

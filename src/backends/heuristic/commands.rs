@@ -6,18 +6,8 @@ use super::shell::{
     Purpose, classify, first_operand, is_exploration, is_specific, program_name, program_words,
     segments,
 };
-use crate::sources::{Event, ToolCall};
+use crate::sources::{Event, ToolCall, is_shell_tool};
 use crate::util::text::one_line;
-
-/// Tools whose input is a shell command line.
-const SHELL_TOOLS: &[&str] = &[
-    "shell",
-    "exec_command",
-    "local_shell",
-    "Bash",
-    "shell_command",
-    "container.exec",
-];
 
 /// Longest command kept as reusable knowledge (longer ones are one-offs).
 const MAX_COMMAND_CHARS: usize = 100;
@@ -101,11 +91,6 @@ pub(crate) struct WorkedCommand {
     pub command: String,
     /// What it does, when obvious.
     pub purpose: Purpose,
-}
-
-/// Whether a tool runs shell command lines.
-pub(crate) fn is_shell_tool(name: &str) -> bool {
-    SHELL_TOOLS.contains(&name)
 }
 
 /// The shell calls of a transcript, in order.
