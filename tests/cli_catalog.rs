@@ -317,36 +317,7 @@ fn samples_laid_out_like_the_tools_lay_them_out() {
         return;
     };
     let env = TestEnv::new();
-    for entry in std::fs::read_dir(samples.join("codex")).unwrap() {
-        let src = entry.unwrap().path();
-        let id = memkit::sources::read_transcript(
-            &src,
-            memkit::sources::Tool::Codex,
-            Default::default(),
-        )
-        .unwrap()
-        .info
-        .id;
-        env.install_codex(
-            &src,
-            Some(&format!("rollout-2026-01-15T10-00-00-{id}.jsonl")),
-        );
-    }
-    let project = env.claude_home.join("projects/-samples");
-    std::fs::create_dir_all(project.join("ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents"))
-        .unwrap();
-    for entry in std::fs::read_dir(samples.join("claude")).unwrap() {
-        let src = entry.unwrap().path();
-        let name = src.file_name().unwrap().to_string_lossy().into_owned();
-        let dst = if name.contains("__subagents__") {
-            project.join("ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl")
-        } else if name.contains("agent-sidechain") {
-            project.join("agent-af1ff21.jsonl")
-        } else {
-            project.join(name)
-        };
-        std::fs::copy(&src, dst).unwrap();
-    }
+    env.install_samples(&samples);
     env.ok(&["scan"]);
     let list = json_lines(&env.ok(&["sessions", "--json", "--no-scan"]));
     assert_eq!(list.len(), 15);

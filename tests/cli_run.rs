@@ -49,46 +49,13 @@ fn script(env: &TestEnv, name: &str, body: &str) -> PathBuf {
     p
 }
 
-/// Lays out the shared samples as the tools do, when they are present.
-fn install_samples(env: &TestEnv) -> usize {
-    let Some(samples) = common::samples_dir() else {
-        return 0;
-    };
-    let mut n = 0;
-    for entry in std::fs::read_dir(samples.join("codex")).unwrap() {
-        let src = entry.unwrap().path();
-        let id = memkit::sources::read_transcript(
-            &src,
-            memkit::sources::Tool::Codex,
-            Default::default(),
-        )
-        .unwrap()
-        .info
-        .id;
-        env.install_codex(
-            &src,
-            Some(&format!("rollout-2026-01-15T10-00-00-{id}.jsonl")),
-        );
-        n += 1;
-    }
-    let project = env.claude_home.join("projects/-samples");
-    std::fs::create_dir_all(&project).unwrap();
-    for entry in std::fs::read_dir(samples.join("claude")).unwrap() {
-        let src = entry.unwrap().path();
-        let name = src.file_name().unwrap().to_string_lossy().into_owned();
-        if !name.contains("agent") {
-            std::fs::copy(&src, project.join(name)).unwrap();
-            n += 1;
-        }
-    }
-    n
-}
-
 #[test]
 fn a_fresh_home_runs_with_defaults_and_a_second_run_changes_nothing() {
     let env = TestEnv::new();
     env.install_fixtures();
-    install_samples(&env);
+    if let Some(samples) = common::samples_dir() {
+        env.install_samples(&samples);
+    }
     env.age_sessions(Duration::from_secs(7 * 3600));
     let (code, report) = run_json(&env, &[]);
     assert_eq!(code, Some(0), "{report}");

@@ -114,6 +114,42 @@ impl TestEnv {
         dst
     }
 
+    /// Lays out the shared samples the way Codex and Claude Code lay out
+    /// their own files (sub-agent transcripts included), so discovery sees
+    /// them as it would on a real machine.
+    pub fn install_samples(&self, samples: &Path) {
+        for entry in std::fs::read_dir(samples.join("codex")).unwrap() {
+            let src = entry.unwrap().path();
+            let id = memkit::sources::read_transcript(
+                &src,
+                memkit::sources::Tool::Codex,
+                Default::default(),
+            )
+            .unwrap()
+            .info
+            .id;
+            self.install_codex(
+                &src,
+                Some(&format!("rollout-2026-01-15T10-00-00-{id}.jsonl")),
+            );
+        }
+        let project = self.claude_home.join("projects/-samples");
+        let subagents = project.join("ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents");
+        std::fs::create_dir_all(&subagents).unwrap();
+        for entry in std::fs::read_dir(samples.join("claude")).unwrap() {
+            let src = entry.unwrap().path();
+            let name = src.file_name().unwrap().to_string_lossy().into_owned();
+            let dst = if name.contains("__subagents__") {
+                subagents.join("agent-aac57f5.jsonl")
+            } else if name.contains("agent-sidechain") {
+                project.join("agent-af1ff21.jsonl")
+            } else {
+                project.join(name)
+            };
+            std::fs::copy(&src, dst).unwrap();
+        }
+    }
+
     /// Sets every session file's mtime to `age` ago, so it is past its idle window.
     pub fn age_sessions(&self, age: Duration) {
         let t = SystemTime::now() - age;
