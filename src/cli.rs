@@ -79,7 +79,7 @@ pub enum Command {
     Sessions(SessionsArgs),
     /// Print one session as memkit reads it (the normalised transcript).
     ShowSession(ShowSessionArgs),
-    /// Show paths, schema version and catalog counts.
+    /// Show paths, catalog counts, the last ten runs and what happens next.
     Status,
     /// Phase 1: turn eligible sessions into stage-1 memories (one model call each).
     Extract(ExtractArgs),
