@@ -4,7 +4,7 @@
 
 use super::EXTENSIONS_DIR;
 use crate::error::Result;
-use crate::util::fsx::write_create_new;
+use crate::util::fsx::{is_real_dir, is_regular_file, write_create_new};
 use crate::util::time::parse_file_stamp;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -43,8 +43,7 @@ pub fn old_resources(root: &Path, now: i64) -> Vec<PathBuf> {
     };
     for ext in extensions.flatten() {
         let ext_dir = ext.path();
-        let is_dir = fs::symlink_metadata(&ext_dir).is_ok_and(|m| m.is_dir());
-        if !is_dir || !ext_dir.join("instructions.md").is_file() {
+        if !is_real_dir(&ext_dir) || !ext_dir.join("instructions.md").is_file() {
             continue;
         }
         let Ok(resources) = fs::read_dir(ext_dir.join("resources")) else {
@@ -53,8 +52,7 @@ pub fn old_resources(root: &Path, now: i64) -> Vec<PathBuf> {
         for file in resources.flatten() {
             let path = file.path();
             let name = file.file_name().to_string_lossy().into_owned();
-            let regular = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
-            if !regular || !name.ends_with(".md") {
+            if !is_regular_file(&path) || !name.ends_with(".md") {
                 continue;
             }
             if parse_file_stamp(&name).is_some_and(|t| t <= cutoff) {

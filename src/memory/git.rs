@@ -7,6 +7,7 @@
 
 use super::WORKSPACE_DIFF_MD;
 use crate::error::{Error, IoContext, Result};
+use crate::util::fsx::{is_real_dir, remove_path};
 use gix::ObjectId;
 use gix::objs::tree::EntryKind;
 use std::collections::BTreeMap;
@@ -86,19 +87,16 @@ impl Baseline {
     /// (not a folder, unreadable HEAD or tree). An unborn HEAD gets a first commit.
     pub fn open_or_create(root: &Path) -> Result<Baseline> {
         let git_dir = root.join(".git");
-        let usable = fs::symlink_metadata(&git_dir).is_ok_and(|m| m.is_dir())
-            && gix::open(root)
-                .ok()
-                .is_some_and(|repo| head_tree_readable(&repo));
-        let repo = if usable {
-            gix::open(root).map_err(git_err("opening the memory baseline"))?
-        } else {
-            match fs::symlink_metadata(&git_dir) {
-                Ok(m) if m.is_dir() => fs::remove_dir_all(&git_dir).at(&git_dir)?,
-                Ok(_) => fs::remove_file(&git_dir).at(&git_dir)?,
-                Err(_) => {}
+        let usable = is_real_dir(&git_dir)
+            .then(|| gix::open(root).ok())
+            .flatten()
+            .filter(head_tree_readable);
+        let repo = match usable {
+            Some(repo) => repo,
+            None => {
+                remove_path(&git_dir)?;
+                gix::init(root).map_err(git_err("creating the memory baseline"))?
             }
-            gix::init(root).map_err(git_err("creating the memory baseline"))?
         };
         exclude_transient_files(&git_dir)?;
         let baseline = Baseline {
@@ -402,7 +400,7 @@ pub fn compare(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
 /// The short id and message of the baseline's HEAD commit, without creating
 /// or repairing anything (for `memkit status`).
 pub fn describe_head(root: &Path) -> Option<(String, String)> {
-    if !fs::symlink_metadata(root.join(".git")).is_ok_and(|m| m.is_dir()) {
+    if !is_real_dir(&root.join(".git")) {
         return None;
     }
     let repo = gix::open(root).ok()?;

@@ -4,7 +4,7 @@
 
 use super::{EXTENSIONS_DIR, ROLLOUT_SUMMARIES_DIR};
 use crate::error::{Error, IoContext, Result};
-use crate::util::fsx::{is_symlink, write_atomic};
+use crate::util::fsx::{is_symlink, remove_path, write_atomic};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
@@ -131,13 +131,7 @@ pub fn clear_root(root: &Path) -> Result<usize> {
     }
     let mut removed = 0;
     for entry in fs::read_dir(root).at(root)?.flatten() {
-        let path = entry.path();
-        let meta = fs::symlink_metadata(&path).at(&path)?;
-        if meta.is_dir() {
-            fs::remove_dir_all(&path).at(&path)?;
-        } else {
-            fs::remove_file(&path).at(&path)?;
-        }
+        remove_path(&entry.path())?;
         removed += 1;
     }
     Ok(removed)

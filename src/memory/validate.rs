@@ -3,6 +3,7 @@
 use super::layout::remove_symlinks;
 use super::{MEMORY_MD, MEMORY_SUMMARY_MD};
 use crate::error::{Error, IoContext, Result};
+use crate::util::fsx::is_regular_file;
 use std::fs;
 use std::path::Path;
 
@@ -69,21 +70,20 @@ pub fn validate_folder(root: &Path) -> Result<()> {
 
 /// Whether the current artifacts are valid, without touching the folder.
 pub fn check_artifacts(root: &Path) -> Result<()> {
-    let memory_path = root.join(MEMORY_MD);
-    let is_file = fs::symlink_metadata(&memory_path).is_ok_and(|m| m.is_file());
-    if !is_file {
-        return Err(Error::failed("MEMORY.md is missing or not a regular file"));
-    }
-    let memory = fs::read_to_string(&memory_path).at(&memory_path)?;
-    let summary_path = root.join(MEMORY_SUMMARY_MD);
-    let summary_is_file = fs::symlink_metadata(&summary_path).is_ok_and(|m| m.is_file());
-    if !summary_is_file {
-        return Err(Error::failed(
-            "memory_summary.md is missing or not a regular file",
-        ));
-    }
-    let summary = fs::read_to_string(&summary_path).at(&summary_path)?;
+    let memory = read_artifact(root, MEMORY_MD)?;
+    let summary = read_artifact(root, MEMORY_SUMMARY_MD)?;
     validate_files(&memory, &summary)
+}
+
+/// The text of the artifact `name`, which must be a regular file (never a link).
+fn read_artifact(root: &Path, name: &str) -> Result<String> {
+    let path = root.join(name);
+    if !is_regular_file(&path) {
+        return Err(Error::failed(format!(
+            "{name} is missing or not a regular file"
+        )));
+    }
+    fs::read_to_string(&path).at(&path)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 
 use super::Tool;
 use crate::config::Config;
+use crate::util::fsx::is_real_dir;
 use crate::util::time::system_time_nanos;
 use std::collections::HashSet;
 use std::fs;
@@ -95,12 +96,6 @@ fn is_claude_transcript(project: &Path, path: &Path) -> bool {
         }
         None => false,
     }
-}
-
-fn is_real_dir(path: &Path) -> bool {
-    fs::symlink_metadata(path)
-        .map(|m| m.is_dir())
-        .unwrap_or(false)
 }
 
 fn read_dir_sorted(dir: &Path) -> Vec<PathBuf> {

@@ -22,6 +22,7 @@ use crate::stages::diff::{inspect, remove_diff_file, write_diff_file};
 use crate::stages::keepalive::Keepalive;
 use crate::store::Store;
 use crate::store::jobs::{self, Phase2Claim, Phase2ClaimOptions};
+use crate::util::fsx::{is_regular_file, remove_path};
 use crate::util::time::now_secs;
 use serde::Serialize;
 use std::fs;
@@ -368,21 +369,12 @@ fn write_files(root: &Path, files: &ConsolidatedFiles) -> Result<()> {
     layout::write_file(root, MEMORY_MD, files.memory_md.as_bytes())?;
     layout::write_file(root, MEMORY_SUMMARY_MD, files.memory_summary_md.as_bytes())?;
     if files.skills.is_some() {
-        remove_tree(&root.join(SKILLS_DIR))?;
+        remove_path(&root.join(SKILLS_DIR))?;
         for (rel, content) in skills {
             layout::write_file(root, &rel, content.as_bytes())?;
         }
     }
     Ok(())
-}
-
-/// Removes a folder (or a link or file in its place) without following links.
-fn remove_tree(path: &Path) -> Result<()> {
-    match fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => fs::remove_dir_all(path).at(path),
-        Ok(_) => fs::remove_file(path).at(path),
-        Err(_) => Ok(()),
-    }
 }
 
 /// Every note in `extensions/ad_hoc/notes/`, by file name.
@@ -395,8 +387,7 @@ pub fn read_notes(root: &Path) -> Result<Vec<Note>> {
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
-        let is_file = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
-        if is_file && name.ends_with(".md") {
+        if is_regular_file(&path) && name.ends_with(".md") {
             notes.push(Note {
                 file_name: name,
                 text: fs::read_to_string(&path).at(&path)?,
@@ -432,13 +423,13 @@ impl OutputsBackup {
         ] {
             match bytes {
                 Some(b) => {
-                    remove_tree(&root.join(name))?;
+                    remove_path(&root.join(name))?;
                     layout::write_file(root, name, b)?;
                 }
-                None => remove_tree(&root.join(name))?,
+                None => remove_path(&root.join(name))?,
             }
         }
-        remove_tree(&root.join(SKILLS_DIR))?;
+        remove_path(&root.join(SKILLS_DIR))?;
         for (rel, bytes, mode) in &self.skills {
             let path = layout::write_file(root, &rel.to_string_lossy(), bytes)?;
             fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(*mode))

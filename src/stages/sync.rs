@@ -10,7 +10,7 @@ use crate::memory::files::{SelectedOutput, render_raw_memories, render_rollout_s
 use crate::memory::git::Baseline;
 use crate::memory::{RAW_MEMORIES_MD, ROLLOUT_SUMMARIES_DIR, extensions, layout};
 use crate::store::{Store, stage1};
-use crate::util::fsx::AtomicBatch;
+use crate::util::fsx::{AtomicBatch, is_regular_file};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::fs;
@@ -118,7 +118,7 @@ pub fn run(
     if let Ok(entries) = fs::read_dir(&dir) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let is_file = fs::symlink_metadata(entry.path()).is_ok_and(|m| m.is_file());
+            let is_file = is_regular_file(&entry.path());
             if let Some(stem) = name.strip_suffix(".md")
                 && is_file
                 && !stems.contains(stem)

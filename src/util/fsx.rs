@@ -133,6 +133,26 @@ pub fn is_symlink(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// Whether `path` itself is a folder (a symbolic link to one is not).
+pub fn is_real_dir(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+}
+
+/// Whether `path` itself is a regular file (a symbolic link to one is not).
+pub fn is_regular_file(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+}
+
+/// Removes whatever is at `path` without following links: a folder with
+/// everything in it, a file or a link. Nothing there is not an error.
+pub fn remove_path(path: &Path) -> Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => fs::remove_dir_all(path).at(path),
+        Ok(_) => fs::remove_file(path).at(path),
+        Err(_) => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
