@@ -159,6 +159,26 @@ mod tests {
     }
 
     #[test]
+    fn a_key_block_in_a_cut_output_never_survives_redaction() {
+        let body: String = (0..30)
+            .map(|i| format!("{}\n", format!("MIIEv{i:03}q").repeat(7)))
+            .collect();
+        let out = format!(
+            "{}-----BEGIN PRIVATE KEY-----\n{body}-----END PRIVATE KEY-----\n",
+            "log line\n".repeat(20)
+        );
+        let Event::ToolCall(c) = compact(Event::ToolCall(call(&out, false)), &Limits::default())
+        else {
+            unreachable!()
+        };
+        let Event::ToolCall(c) = crate::redact::redact_event(Event::ToolCall(c)) else {
+            unreachable!()
+        };
+        let kept = c.output.unwrap();
+        assert!(!kept.contains("MIIEv"), "{kept}");
+    }
+
+    #[test]
     fn patches_shrink_to_their_file_headers() {
         let mut c = call("ok", false);
         c.name = "apply_patch".into();

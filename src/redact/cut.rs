@@ -5,7 +5,8 @@
 //! that falls on a line boundary keeps every line whole, so text can be cut
 //! first and redacted afterwards (cheaper: only what is kept is scanned).
 //! When no line boundary is near, or the text holds a private-key block
-//! (which spans lines), the text is redacted before it is cut.
+//! (which spans lines), there are no line cuts: the text must be redacted
+//! before it is cut.
 
 use crate::util::text::{truncate_middle, truncation_marker};
 
@@ -20,9 +21,7 @@ pub fn cut_middle(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.to_string();
     }
-    if !text.contains("PRIVATE KEY")
-        && let Some((head_end, tail_start)) = line_cuts(text.as_bytes(), max)
-    {
+    if let Some((head_end, tail_start)) = line_cuts(text.as_bytes(), max) {
         return format!(
             "{}{}{}",
             &text[..head_end],
@@ -34,14 +33,31 @@ pub fn cut_middle(text: &str, max: usize) -> String {
 }
 
 /// Cut positions just after a newline: the head ends within its half of the
-/// budget, the tail starts within the other half; `None` when a side would
-/// shrink below a quarter of its half.
+/// budget, the tail starts within the other half. `None` when a side would
+/// shrink below a quarter of its half, and for text holding a private-key
+/// block: its lines are only recognised together, so it is redacted first.
 pub fn line_cuts(bytes: &[u8], max: usize) -> Option<(usize, usize)> {
+    cuts_after(bytes, max, b'\n', |_| true)
+}
+
+/// [`line_cuts`] where a line ends at a byte `end` at index `i` for which
+/// `is_line_end(i)` holds (e.g. the `n` of a `\n` escape in a JSON string).
+pub fn cuts_after(
+    bytes: &[u8],
+    max: usize,
+    end: u8,
+    is_line_end: impl Fn(usize) -> bool,
+) -> Option<(usize, usize)> {
+    if memchr::memmem::find(bytes, b"PRIVATE KEY").is_some() {
+        return None;
+    }
     let half = max / 2;
-    let head_end = memchr::memrchr(b'\n', &bytes[..half.min(bytes.len())])? + 1;
+    let head_end =
+        memchr::memrchr_iter(end, &bytes[..half.min(bytes.len())]).find(|&i| is_line_end(i))? + 1;
     let tail_budget = max - half;
     let from = bytes.len().checked_sub(tail_budget)?;
-    let tail_start = from + memchr::memchr(b'\n', &bytes[from..])? + 1;
+    let tail_start =
+        from + memchr::memchr_iter(end, &bytes[from..]).find(|&i| is_line_end(from + i))? + 1;
     let long_enough = head_end >= half / MIN_SIDE_FRACTION
         && bytes.len() - tail_start >= tail_budget / MIN_SIDE_FRACTION;
     (long_enough && head_end < tail_start).then_some((head_end, tail_start))

@@ -34,7 +34,7 @@ use commands::Cmd;
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-pub use cut::{cut_middle, line_cuts};
+pub use cut::{cut_middle, cuts_after, line_cuts};
 
 /// What a secret is replaced with.
 pub const REDACTED: &str = "[REDACTED_SECRET]";

@@ -227,9 +227,9 @@ pub fn bounded(text: String, max: Option<usize>) -> String {
 /// head and tail when the decoded text would exceed `max` bytes: the middle
 /// of a multi-megabyte tool output is skipped without being unescaped.
 ///
-/// Cuts land on a space or a `\n` escape within 256 bytes (else the whole
-/// string is decoded and cut as text), and a private-key block is always
-/// decoded whole so [`bounded`] can redact it before cutting.
+/// Cuts fall just after a `\n` escape (else the whole string is decoded and
+/// cut as text), and a private-key block is always decoded whole so
+/// [`bounded`] can redact it before cutting.
 pub fn json_string_bounded(raw: &str, max: Option<usize>) -> Option<String> {
     let body = raw.strip_prefix('"')?.strip_suffix('"')?;
     json_body_bounded(body.as_bytes(), max)
@@ -248,10 +248,10 @@ pub fn json_body_bounded(body: &[u8], max: Option<usize>) -> Option<String> {
     let Some(max) = max else {
         return decode(body);
     };
-    if body.len() <= max || memchr::memmem::find(body, b"PRIVATE KEY").is_some() {
+    if body.len() <= max {
         return whole(Some(max));
     }
-    match escaped_line_cuts(body, max) {
+    match crate::redact::cuts_after(body, max, b'n', |i| ends_newline_escape(body, i)) {
         Some((h, t)) => Some(format!(
             "{}{}{}",
             decode(&body[..h])?,
@@ -260,21 +260,6 @@ pub fn json_body_bounded(body: &[u8], max: Option<usize>) -> Option<String> {
         )),
         None => whole(Some(max)),
     }
-}
-
-/// Like [`crate::redact::line_cuts`] on an escaped JSON string body: cuts just
-/// after a `\n` escape (an odd run of backslashes before `n`).
-fn escaped_line_cuts(body: &[u8], max: usize) -> Option<(usize, usize)> {
-    let is_newline_end = |i: usize| ends_newline_escape(body, i);
-    let half = max / 2;
-    let head_end =
-        memchr::memrchr_iter(b'n', &body[..half.min(body.len())]).find(|&i| is_newline_end(i))? + 1;
-    let tail_budget = max - half;
-    let from = body.len().checked_sub(tail_budget)?;
-    let tail_start =
-        from + memchr::memchr_iter(b'n', &body[from..]).find(|&i| is_newline_end(from + i))? + 1;
-    let long_enough = head_end >= half / 4 && body.len() - tail_start >= tail_budget / 4;
-    (long_enough && head_end < tail_start).then_some((head_end, tail_start))
 }
 
 /// Whether the byte at `i` ends a complete `\n` escape (an odd run of backslashes before `n`).
