@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::cli::ForgetArgs;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::store::threads::{self, ThreadRow};
 use crate::store::{jobs, stage1};
 use crate::ui;
@@ -13,41 +13,19 @@ use std::path::Path;
 pub fn run(ctx: &Ctx, args: &ForgetArgs) -> Result<i32> {
     let mut store = ctx.store()?;
     crate::catalog::scan(&ctx.cfg, &mut store)?;
-    let all = threads::list(store.conn())?;
-    let mut chosen: Vec<&ThreadRow> = Vec::new();
+    let mut chosen: Vec<ThreadRow> = Vec::new();
     for s in &args.sessions {
-        let path = std::fs::canonicalize(s).ok();
-        let hits: Vec<&ThreadRow> = all
-            .iter()
-            .filter(|t| {
-                t.id == *s
-                    || t.rollout_path == *s
-                    || path
-                        .as_ref()
-                        .is_some_and(|p| Path::new(&t.rollout_path) == p)
-            })
-            .collect();
-        let hits = if hits.is_empty() {
-            all.iter()
-                .filter(|t| t.id.starts_with(s.as_str()))
-                .collect()
-        } else {
-            hits
+        let row = match threads::find_by_file(store.conn(), Path::new(s))? {
+            Some(row) => row,
+            None => threads::find_by_id_or_prefix(store.conn(), s)?
+                .require(s, || format!("no session {s} in the catalog"))?,
         };
-        match hits.len() {
-            0 => return Err(Error::usage(format!("no session {s} in the catalog"))),
-            1 => chosen.push(hits[0]),
-            n => {
-                return Err(Error::usage(format!(
-                    "{s} matches {n} sessions; give more of the id"
-                )));
-            }
-        }
+        chosen.push(row);
     }
     if let Some(dir) = &args.cwd {
         let dir = dir.display().to_string();
         let dir = dir.trim_end_matches('/');
-        chosen.extend(all.iter().filter(|t| {
+        chosen.extend(threads::list(store.conn())?.into_iter().filter(|t| {
             t.cwd
                 .as_deref()
                 .is_some_and(|c| c == dir || c.starts_with(&format!("{dir}/")))

@@ -34,13 +34,10 @@ fn resolve(ctx: &Ctx, arg: &str) -> Result<(PathBuf, Tool)> {
     let as_path = Path::new(arg);
     if as_path.is_file() {
         let store = ctx.store()?;
-        let canonical = std::fs::canonicalize(as_path).unwrap_or_else(|_| as_path.to_path_buf());
-        for candidate in [as_path, canonical.as_path()] {
-            if let Some(row) = threads::get_by_path(store.conn(), &candidate.to_string_lossy())?
-                && let Some(tool) = Tool::parse(&row.tool)
-            {
-                return Ok((as_path.to_path_buf(), tool));
-            }
+        if let Some(row) = threads::find_by_file(store.conn(), as_path)?
+            && let Some(tool) = Tool::parse(&row.tool)
+        {
+            return Ok((as_path.to_path_buf(), tool));
         }
         let tool = detect_tool(as_path).ok_or_else(|| {
             Error::usage(format!(
@@ -50,23 +47,10 @@ fn resolve(ctx: &Ctx, arg: &str) -> Result<(PathBuf, Tool)> {
         return Ok((as_path.to_path_buf(), tool));
     }
     let store = ctx.store()?;
-    if let Some(row) = threads::get(store.conn(), arg)? {
-        return row_path(&row);
-    }
-    let matches: Vec<_> = threads::list(store.conn())?
-        .into_iter()
-        .filter(|t| t.id.starts_with(arg))
-        .collect();
-    match matches.as_slice() {
-        [one] => row_path(one),
-        [] => Err(Error::usage(format!(
-            "no session {arg} in the catalog (run `memkit scan` first, or pass the file path)"
-        ))),
-        many => Err(Error::usage(format!(
-            "{arg} matches {} sessions; give more of the id",
-            many.len()
-        ))),
-    }
+    let row = threads::find_by_id_or_prefix(store.conn(), arg)?.require(arg, || {
+        format!("no session {arg} in the catalog (run `memkit scan` first, or pass the file path)")
+    })?;
+    row_path(&row)
 }
 
 fn row_path(row: &threads::ThreadRow) -> Result<(PathBuf, Tool)> {

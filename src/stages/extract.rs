@@ -333,32 +333,18 @@ fn select(
 /// The session named by `--thread` or `--file`, indexed if needed.
 fn explicit_session(store: &mut Store, opts: &ExtractOptions) -> Result<Option<ThreadRow>> {
     if let Some(id) = &opts.thread {
-        if let Some(row) = threads::get(store.conn(), id)? {
-            return Ok(Some(row));
-        }
-        let matches: Vec<ThreadRow> = threads::list(store.conn())?
-            .into_iter()
-            .filter(|t| t.id.starts_with(id.as_str()))
-            .collect();
-        return match matches.len() {
-            1 => Ok(matches.into_iter().next()),
-            0 => Err(Error::usage(format!(
-                "no session {id} in the catalog (see `memkit sessions`)"
-            ))),
-            n => Err(Error::usage(format!(
-                "{id} matches {n} sessions; give more of the id"
-            ))),
-        };
+        let row = threads::find_by_id_or_prefix(store.conn(), id)?.require(id, || {
+            format!("no session {id} in the catalog (see `memkit sessions`)")
+        })?;
+        return Ok(Some(row));
     }
     let Some(file) = &opts.file else {
         return Ok(None);
     };
     let path = std::fs::canonicalize(file)
         .map_err(|e| Error::usage(format!("{}: {e}", file.display())))?;
-    for candidate in [file.as_path(), path.as_path()] {
-        if let Some(row) = threads::get_by_path(store.conn(), &candidate.to_string_lossy())? {
-            return Ok(Some(row));
-        }
+    if let Some(row) = threads::find_by_file(store.conn(), file)? {
+        return Ok(Some(row));
     }
     let tool = detect_tool(&path).ok_or_else(|| {
         Error::usage(format!(

@@ -165,7 +165,7 @@ pub fn get(conn: &Connection, id: &str) -> Result<Option<ThreadRow>> {
 }
 
 /// One session by the path of its file.
-pub fn get_by_path(conn: &Connection, path: &str) -> Result<Option<ThreadRow>> {
+fn get_by_path(conn: &Connection, path: &str) -> Result<Option<ThreadRow>> {
     Ok(conn
         .query_row(
             &format!("SELECT {COLUMNS} FROM threads WHERE rollout_path = ?1 ORDER BY updated_at DESC LIMIT 1"),
@@ -173,6 +173,57 @@ pub fn get_by_path(conn: &Connection, path: &str) -> Result<Option<ThreadRow>> {
             from_row,
         )
         .optional()?)
+}
+
+/// The session whose file is `path`, as given or with links and `..` resolved.
+pub fn find_by_file(conn: &Connection, path: &std::path::Path) -> Result<Option<ThreadRow>> {
+    if let Some(row) = get_by_path(conn, &path.to_string_lossy())? {
+        return Ok(Some(row));
+    }
+    match std::fs::canonicalize(path) {
+        Ok(canonical) => get_by_path(conn, &canonical.to_string_lossy()),
+        Err(_) => Ok(None),
+    }
+}
+
+/// A session named by the user with its id or the start of it.
+pub enum Lookup {
+    /// Exactly one session.
+    Found(Box<ThreadRow>),
+    /// No session has that id.
+    Missing,
+    /// The prefix fits this many sessions.
+    Ambiguous(usize),
+}
+
+impl Lookup {
+    /// The session, or a usage error: `missing` when nothing matched, a
+    /// request for more of the id when several did.
+    pub fn require(self, id: &str, missing: impl FnOnce() -> String) -> Result<ThreadRow> {
+        match self {
+            Lookup::Found(row) => Ok(*row),
+            Lookup::Missing => Err(crate::error::Error::usage(missing())),
+            Lookup::Ambiguous(n) => Err(crate::error::Error::usage(format!(
+                "{id} matches {n} sessions; give more of the id"
+            ))),
+        }
+    }
+}
+
+/// The session with id `id`, else the only one whose id starts with it.
+pub fn find_by_id_or_prefix(conn: &Connection, id: &str) -> Result<Lookup> {
+    if let Some(row) = get(conn, id)? {
+        return Ok(Lookup::Found(Box::new(row)));
+    }
+    let mut matches: Vec<ThreadRow> = list(conn)?
+        .into_iter()
+        .filter(|t| t.id.starts_with(id))
+        .collect();
+    Ok(match matches.len() {
+        0 => Lookup::Missing,
+        1 => Lookup::Found(Box::new(matches.remove(0))),
+        n => Lookup::Ambiguous(n),
+    })
 }
 
 /// Marks rows whose file was not found by a scan as absent, others as present.
