@@ -10,6 +10,7 @@
 //!   from the `agent_message` event echo. `compacted.replacement_history` is a
 //!   derived copy and is never read.
 
+use super::codex_fast::{LineKind, line_kind, output_line};
 use super::text::{
     bounded, codex_output, codex_request_text, compact_json, environment_cwd, is_codex_injected,
     json_string_bounded,
@@ -18,13 +19,11 @@ use super::{Event, Message, Phase, ReadOptions, ReadStats, Role, SessionInfo, To
 use crate::error::Result;
 use crate::util::ids::is_uuid;
 use crate::util::time::parse_rfc3339_millis;
-use memchr::memmem::Finder;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::LazyLock;
 
 /// The thread id carried by a rollout file name (`rollout-<stamp>-<uuid>.jsonl[.zst]`).
 pub fn id_from_file_name(path: &Path) -> Option<String> {
@@ -43,61 +42,6 @@ pub fn id_from_file_name(path: &Path) -> Option<String> {
     }
     let candidate = &stem[stem.len() - 36..];
     is_uuid(candidate).then(|| candidate.to_ascii_lowercase())
-}
-
-/// Envelope kinds whose lines are never read.
-const SKIPPED_KINDS: &[&[u8]] = &[
-    b"compacted",
-    b"world_state",
-    b"token_usage_record",
-    b"security_risk_score",
-    b"retained_context",
-    b"realtime_item",
-    b"inter_agent_communication_metadata",
-];
-/// Response-item types that are never read.
-const SKIPPED_ITEMS: &[&[u8]] = &[
-    b"reasoning",
-    b"ghost_snapshot",
-    b"compaction",
-    b"compaction_summary",
-    b"context_compaction",
-    b"image_generation_call",
-];
-/// Event types that are read (all others are skipped).
-const READ_EVENTS: &[&[u8]] = &[b"user_message", b"exec_command_end"];
-
-static TYPE_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""type":""#));
-static PAYLOAD_TYPE_KEY: LazyLock<Finder<'static>> =
-    LazyLock::new(|| Finder::new(br#""payload":{"type":""#));
-
-/// The string value right after the first match of `key` in `bytes`.
-fn value_after<'a>(bytes: &'a [u8], key: &Finder<'_>) -> Option<&'a [u8]> {
-    let at = key.find(bytes)? + key.needle().len();
-    let len = memchr::memchr(b'"', &bytes[at..])?;
-    Some(&bytes[at..at + len])
-}
-
-/// Decides from the start of a line, without parsing it, whether the reader
-/// needs it. Only lines positively recognised as uninteresting (by Codex's
-/// own key order, `timestamp`, `type`, `payload.type`) are skipped; anything
-/// unexpected is read.
-fn needed(line: &[u8]) -> bool {
-    let head = &line[..line.len().min(200)];
-    let Some(kind) = value_after(head, &TYPE_KEY) else {
-        return true;
-    };
-    if SKIPPED_KINDS.contains(&kind) {
-        return false;
-    }
-    let Some(inner) = value_after(head, &PAYLOAD_TYPE_KEY) else {
-        return true;
-    };
-    match kind {
-        b"response_item" => !SKIPPED_ITEMS.contains(&inner),
-        b"event_msg" => READ_EVENTS.contains(&inner),
-        _ => true,
-    }
 }
 
 #[derive(Deserialize)]
@@ -160,13 +104,15 @@ pub fn read(
             return true;
         }
         stats.lines += 1;
-        if !needed(raw.bytes) {
-            return true;
-        }
-        if let Some(fast) = super::codex_fast::output_line(raw.bytes, reader.opts.max_output_bytes)
-        {
-            reader.finish_output(fast.call_id, &fast.text, fast.at, raw.number, stats);
-            return true;
+        match line_kind(raw.bytes) {
+            LineKind::Noise => return true,
+            LineKind::ToolOutput => {
+                if let Some(fast) = output_line(raw.bytes, reader.opts.max_output_bytes) {
+                    reader.finish_output(fast.call_id, &fast.text, fast.at, raw.number, stats);
+                    return true;
+                }
+            }
+            LineKind::Other => {}
         }
         if !reader.line(raw.number, &raw.text(), stats) {
             if raw.terminated {
@@ -729,28 +675,6 @@ mod tests {
             Some("019a93b9-f380-7600-98ff-940e6b99603c")
         );
         assert_eq!(id_from_file_name(Path::new("notes.jsonl")), None);
-    }
-
-    #[test]
-    fn prefilter_skips_only_recognised_noise() {
-        let reasoning = br#"{"timestamp":"t","type":"response_item","payload":{"type":"reasoning","encrypted_content":"gAAA"}}"#;
-        let call = br#"{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"x"}}"#;
-        let tokens =
-            br#"{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":null}}"#;
-        let user = br#"{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"hi"}}"#;
-        let compacted = br#"{"timestamp":"t","type":"compacted","payload":{"message":""}}"#;
-        let reordered = br#"{"payload":{"type":"reasoning"},"type":"response_item"}"#;
-        let legacy = br#"{"type":"message","role":"user","content":[]}"#;
-        assert!(!needed(reasoning) && !needed(tokens) && !needed(compacted));
-        assert!(needed(call) && needed(user) && needed(legacy));
-        assert!(
-            needed(b"garbage {"),
-            "unknown shapes are read (and counted as malformed)"
-        );
-        assert!(
-            needed(reordered),
-            "another key order is read, never guessed"
-        );
     }
 
     #[test]

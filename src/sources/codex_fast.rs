@@ -1,13 +1,93 @@
-//! A fast path for the bulkiest Codex lines, tool outputs: the call id, the
-//! timestamp and the head and tail of the output are taken straight from the
-//! bytes, so the middle of a large output is neither parsed, validated as
-//! UTF-8, nor unescaped. Any line that does not have the exact shape Codex
-//! writes falls back to the full parser.
+//! Fast paths for Codex lines, read from the bytes without parsing them.
+//!
+//! [`line_kind`] looks at the start of a line (Codex writes `timestamp`,
+//! `type`, then `payload.type`) and says whether it is noise the reader never
+//! needs, a tool output, or anything else. Tool outputs, the bulkiest lines,
+//! go through [`output_line`]: the call id, the timestamp and the head and
+//! tail of the output are taken straight from the bytes, so the middle of a
+//! large output is neither parsed, validated as UTF-8, nor unescaped. A line
+//! that does not have the exact shape Codex writes falls back to the full
+//! parser.
 
 use super::text::json_body_bounded;
 use crate::util::time::parse_rfc3339_millis;
 use memchr::memmem::Finder;
 use std::sync::LazyLock;
+
+/// What the start of a line says about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineKind {
+    /// Positively recognised as something the reader never uses.
+    Noise,
+    /// A `function_call_output` or `custom_tool_call_output` item.
+    ToolOutput,
+    /// Anything else, including shapes not recognised: parse it.
+    Other,
+}
+
+/// Envelope kinds whose lines are never read.
+const SKIPPED_KINDS: &[&[u8]] = &[
+    b"compacted",
+    b"world_state",
+    b"token_usage_record",
+    b"security_risk_score",
+    b"retained_context",
+    b"realtime_item",
+    b"inter_agent_communication_metadata",
+];
+/// Response-item types that are never read.
+const SKIPPED_ITEMS: &[&[u8]] = &[
+    b"reasoning",
+    b"ghost_snapshot",
+    b"compaction",
+    b"compaction_summary",
+    b"context_compaction",
+    b"image_generation_call",
+];
+/// Response-item types [`output_line`] reads.
+const OUTPUT_ITEMS: &[&[u8]] = &[b"function_call_output", b"custom_tool_call_output"];
+/// Event types that are read (all others are skipped).
+const READ_EVENTS: &[&[u8]] = &[b"user_message", b"exec_command_end"];
+
+/// How far into a line its kind is looked for.
+const HEAD_BYTES: usize = 200;
+
+static TYPE_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""type":""#));
+static PAYLOAD_TYPE_KEY: LazyLock<Finder<'static>> =
+    LazyLock::new(|| Finder::new(br#""payload":{"type":""#));
+static CALL_ID: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""call_id":""#));
+static TIMESTAMP: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""timestamp":""#));
+static OUTPUT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""output":""#));
+
+/// The string value right after the first match of `key` in `bytes` (up to
+/// the next quote, so escapes are not decoded).
+fn value_after<'a>(bytes: &'a [u8], key: &Finder<'_>) -> Option<&'a [u8]> {
+    let at = key.find(bytes)? + key.needle().len();
+    let len = memchr::memchr(b'"', &bytes[at..])?;
+    Some(&bytes[at..at + len])
+}
+
+/// Classifies a line from its start. Only lines positively recognised by
+/// Codex's own key order are called noise or tool outputs; anything
+/// unexpected is [`LineKind::Other`].
+pub fn line_kind(line: &[u8]) -> LineKind {
+    let head = &line[..line.len().min(HEAD_BYTES)];
+    let Some(kind) = value_after(head, &TYPE_KEY) else {
+        return LineKind::Other;
+    };
+    if SKIPPED_KINDS.contains(&kind) {
+        return LineKind::Noise;
+    }
+    let Some(inner) = value_after(head, &PAYLOAD_TYPE_KEY) else {
+        return LineKind::Other;
+    };
+    match kind {
+        b"response_item" if OUTPUT_ITEMS.contains(&inner) => LineKind::ToolOutput,
+        b"response_item" if SKIPPED_ITEMS.contains(&inner) => LineKind::Noise,
+        b"event_msg" if !READ_EVENTS.contains(&inner) => LineKind::Noise,
+        _ => LineKind::Other,
+    }
+}
 
 /// What the fast path read from one tool-output line.
 pub struct FastOutput {
@@ -19,22 +99,11 @@ pub struct FastOutput {
     pub text: String,
 }
 
-static RESPONSE_ITEM: LazyLock<Finder<'static>> =
-    LazyLock::new(|| Finder::new(br#""type":"response_item""#));
-static FUNCTION_OUTPUT: LazyLock<Finder<'static>> =
-    LazyLock::new(|| Finder::new(br#""payload":{"type":"function_call_output""#));
-static CUSTOM_OUTPUT: LazyLock<Finder<'static>> =
-    LazyLock::new(|| Finder::new(br#""payload":{"type":"custom_tool_call_output""#));
-static CALL_ID: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""call_id":""#));
-static TIMESTAMP: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""timestamp":""#));
-static OUTPUT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br#""output":""#));
-
-/// The string value that follows `key` (e.g. `"call_id":"`) in `bytes`, if short and escape-free.
+/// The string value that follows `key` (e.g. `"call_id":"`) in `bytes`, if escape-free UTF-8.
 fn short_value<'a>(bytes: &'a [u8], key: &Finder<'_>) -> Option<&'a str> {
-    let at = key.find(bytes)? + key.needle().len();
-    let len = memchr::memchr(b'"', &bytes[at..])?;
-    let value = &bytes[at..at + len];
-    (!value.contains(&b'\\')).then(|| std::str::from_utf8(value).ok())?
+    value_after(bytes, key)
+        .filter(|v| !v.contains(&b'\\'))
+        .and_then(|v| std::str::from_utf8(v).ok())
 }
 
 /// The end (index of the closing quote) of the JSON string starting at `start`.
@@ -53,15 +122,10 @@ fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
     None
 }
 
-/// Reads a `function_call_output` / `custom_tool_call_output` envelope line
-/// whose output is a plain string; `None` for anything else.
+/// Reads a line [`line_kind`] called a [`LineKind::ToolOutput`] when its
+/// output is a plain string; `None` for any other shape.
 pub fn output_line(line: &[u8], max: Option<usize>) -> Option<FastOutput> {
     let head = &line[..line.len().min(300)];
-    let is_output = RESPONSE_ITEM.find(head).is_some()
-        && (FUNCTION_OUTPUT.find(head).is_some() || CUSTOM_OUTPUT.find(head).is_some());
-    if !is_output {
-        return None;
-    }
     let call_id = short_value(head, &CALL_ID)?.to_string();
     let at = short_value(head, &TIMESTAMP).and_then(parse_rfc3339_millis);
     let start = OUTPUT.find(line)? + OUTPUT.needle().len();
@@ -88,6 +152,36 @@ mod tests {
             r#"{{"timestamp":"2026-03-02T10:00:07.000Z","type":"response_item","payload":{{"type":"function_call_output","call_id":"call_1","output":{}}}}}"#,
             serde_json::to_string(output).unwrap()
         )
+    }
+
+    #[test]
+    fn prefilter_skips_only_recognised_noise() {
+        let needed = |line: &[u8]| line_kind(line) != LineKind::Noise;
+        let reasoning = br#"{"timestamp":"t","type":"response_item","payload":{"type":"reasoning","encrypted_content":"gAAA"}}"#;
+        let call = br#"{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"x"}}"#;
+        let tokens =
+            br#"{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":null}}"#;
+        let user = br#"{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"hi"}}"#;
+        let compacted = br#"{"timestamp":"t","type":"compacted","payload":{"message":""}}"#;
+        let reordered = br#"{"payload":{"type":"reasoning"},"type":"response_item"}"#;
+        let legacy = br#"{"type":"message","role":"user","content":[]}"#;
+        assert!(!needed(reasoning) && !needed(tokens) && !needed(compacted));
+        assert!(needed(call) && needed(user) && needed(legacy));
+        assert!(
+            needed(b"garbage {"),
+            "unknown shapes are read (and counted as malformed)"
+        );
+        assert!(
+            needed(reordered),
+            "another key order is read, never guessed"
+        );
+    }
+
+    #[test]
+    fn tool_outputs_are_recognised_by_their_start() {
+        assert_eq!(line_kind(line("ok").as_bytes()), LineKind::ToolOutput);
+        let call = br#"{"timestamp":"t","type":"response_item","payload":{"type":"function_call","call_id":"c"}}"#;
+        assert_eq!(line_kind(call), LineKind::Other);
     }
 
     #[test]
