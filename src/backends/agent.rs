@@ -48,15 +48,7 @@ impl Consolidator for AgentConsolidator {
             Some(input.root),
             self.timeout,
         )?;
-        if out.code != Some(0) {
-            return Err(Error::failed(format!(
-                "the agent {} exited with {}: {}",
-                self.argv[0],
-                out.code
-                    .map_or("a signal".to_string(), |c| format!("status {c}")),
-                out.stderr_tail
-            )));
-        }
+        out.check_success(&format!("the agent {}", self.argv[0]))?;
         Ok(ConsolidateResult {
             consolidation: Consolidation::WrittenInPlace,
             tokens_in: estimate_tokens(self.prompt.len()) as u64,

@@ -4,9 +4,9 @@
 use super::consolidate::{
     ConsolidateResult, ConsolidatedFiles, Consolidation, ConsolidationInput, Consolidator,
 };
-use super::transport::{StructuredRequest, Transport, json_object_text};
-use crate::error::{Error, Result};
-use crate::util::text::{APPROX_BYTES_PER_TOKEN, estimate_tokens};
+use super::transport::{StructuredRequest, Transport};
+use crate::error::Result;
+use crate::util::text::APPROX_BYTES_PER_TOKEN;
 use serde_json::{Value, json};
 
 /// The strict schema of a consolidation answer.
@@ -132,21 +132,12 @@ impl Consolidator for ModelConsolidator {
             schema_name: "consolidation_output",
             schema: &schema,
         })?;
-        let files: ConsolidatedFiles = serde_json::from_str(json_object_text(&response.text))
-            .map_err(|e| {
-                let start: String = response.text.chars().take(200).collect();
-                Error::failed(format!(
-                    "the model's answer is not the expected JSON ({e}): {start}"
-                ))
-            })?;
+        let files: ConsolidatedFiles = response.parse()?;
+        let (tokens_in, tokens_out) = response.tokens(self.system.len() + user.len());
         Ok(ConsolidateResult {
             consolidation: Consolidation::Files(files),
-            tokens_in: response
-                .tokens_in
-                .unwrap_or_else(|| estimate_tokens(self.system.len() + user.len()) as u64),
-            tokens_out: response
-                .tokens_out
-                .unwrap_or_else(|| estimate_tokens(response.text.len()) as u64),
+            tokens_in,
+            tokens_out,
         })
     }
 }

@@ -1,9 +1,8 @@
 //! Phase 1 through a model transport: one strict-schema call per session.
 
-use super::transport::{StructuredRequest, Transport, json_object_text};
+use super::transport::{StructuredRequest, Transport};
 use super::{ExtractRequest, ExtractResult, Extractor, StageOneOutput};
-use crate::error::{Error, Result};
-use crate::util::text::estimate_tokens;
+use crate::error::Result;
 use serde_json::{Value, json};
 
 /// The strict JSON schema of a stage-1 answer (Codex's three keys; the slug may be null).
@@ -52,20 +51,11 @@ impl Extractor for ModelExtractor {
             schema_name: "stage_one_output",
             schema: &self.schema,
         })?;
-        let body = json_object_text(&response.text);
-        let output: StageOneOutput = serde_json::from_str(body).map_err(|e| {
-            let start: String = response.text.chars().take(200).collect();
-            Error::failed(format!(
-                "the model's answer is not the expected JSON ({e}): {start}"
-            ))
-        })?;
+        let output: StageOneOutput = response.parse()?;
+        let (tokens_in, tokens_out) = response.tokens(request.system.len() + request.user.len());
         Ok(ExtractResult {
-            tokens_in: response.tokens_in.unwrap_or_else(|| {
-                estimate_tokens(request.system.len() + request.user.len()) as u64
-            }),
-            tokens_out: response
-                .tokens_out
-                .unwrap_or_else(|| estimate_tokens(response.text.len()) as u64),
+            tokens_in,
+            tokens_out,
             output,
         })
     }

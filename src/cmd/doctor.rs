@@ -293,7 +293,7 @@ fn transport_check(
     command: &[String],
     offline: bool,
 ) -> Check {
-    use crate::backends::transport::{CHAT_BASE_URL, HttpClient, OPENAI_BASE_URL};
+    use crate::backends::transport::{HttpClient, api_key, base_url as base_url_of};
     match kind {
         ExtractBackendKind::Heuristic => {
             check(name, Level::Ok, "heuristic (offline, built in)", None)
@@ -316,9 +316,7 @@ fn transport_check(
             ),
         },
         ExtractBackendKind::Openai | ExtractBackendKind::Chat => {
-            let key = std::env::var(api_key_env)
-                .ok()
-                .filter(|k| !k.trim().is_empty());
+            let key = api_key(api_key_env);
             if kind == ExtractBackendKind::Openai && key.is_none() {
                 return check(
                     name,
@@ -329,17 +327,8 @@ fn transport_check(
                     )),
                 );
             }
-            let default = if kind == ExtractBackendKind::Openai {
-                OPENAI_BASE_URL
-            } else {
-                CHAT_BASE_URL
-            };
-            let base = if base_url.trim().is_empty() {
-                default
-            } else {
-                base_url.trim()
-            };
-            let url = format!("{}/models", base.trim_end_matches('/'));
+            let base = base_url_of(kind, base_url);
+            let url = format!("{base}/models");
             if offline {
                 return check(
                     name,

@@ -31,6 +31,22 @@ pub struct ProgramOutput {
     pub stderr_tail: String,
 }
 
+impl ProgramOutput {
+    /// An error naming `program` with its exit status and the end of its
+    /// stderr, unless it exited with status 0.
+    pub fn check_success(&self, program: &str) -> Result<()> {
+        if self.code == Some(0) {
+            return Ok(());
+        }
+        Err(Error::failed(format!(
+            "{program} exited with {}: {}",
+            self.code
+                .map_or("a signal".to_string(), |c| format!("status {c}")),
+            self.stderr_tail
+        )))
+    }
+}
+
 /// Runs `argv` in `cwd` with `stdin` as input, killing it (and everything it
 /// started, as one process group) after `timeout`.
 pub fn run_program(
@@ -157,15 +173,7 @@ impl Transport for CommandTransport {
             None,
             self.timeout,
         )?;
-        if out.code != Some(0) {
-            return Err(Error::failed(format!(
-                "{} exited with {}: {}",
-                self.argv[0],
-                out.code
-                    .map_or("a signal".to_string(), |c| format!("status {c}")),
-                out.stderr_tail
-            )));
-        }
+        out.check_success(&self.argv[0])?;
         Ok(StructuredResponse {
             text: out.stdout,
             tokens_in: None,

@@ -13,6 +13,7 @@ pub use openai::OpenAiResponses;
 
 use crate::config::ExtractBackendKind;
 use crate::error::{Error, Result};
+use crate::util::text::estimate_tokens;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -71,25 +72,30 @@ pub struct TransportSettings {
 }
 
 /// Default base URL of the OpenAI transport.
-pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 /// Default base URL of the chat transport (a local Ollama).
-pub const CHAT_BASE_URL: &str = "http://127.0.0.1:11434/v1";
+const CHAT_BASE_URL: &str = "http://127.0.0.1:11434/v1";
+
+/// The API key in the environment variable `env`, unless unset or blank.
+pub fn api_key(env: &str) -> Option<String> {
+    std::env::var(env).ok().filter(|k| !k.trim().is_empty())
+}
+
+/// The base URL of an HTTP transport: the configured one, else the
+/// transport's default, without a trailing slash.
+pub fn base_url(kind: ExtractBackendKind, configured: &str) -> String {
+    let base = match configured.trim() {
+        "" if kind == ExtractBackendKind::Openai => OPENAI_BASE_URL,
+        "" => CHAT_BASE_URL,
+        set => set,
+    };
+    base.trim_end_matches('/').to_string()
+}
 
 /// Builds the transport described by `s`.
 pub fn build(s: &TransportSettings) -> Result<Box<dyn Transport>> {
-    let key = || {
-        std::env::var(&s.api_key_env)
-            .ok()
-            .filter(|k| !k.trim().is_empty())
-    };
-    let base = |default: &str| {
-        let b = if s.base_url.trim().is_empty() {
-            default
-        } else {
-            s.base_url.trim()
-        };
-        b.trim_end_matches('/').to_string()
-    };
+    let key = || api_key(&s.api_key_env);
+    let base = || base_url(s.kind, &s.base_url);
     Ok(match s.kind {
         ExtractBackendKind::Openai => {
             let api_key = key().ok_or_else(|| {
@@ -105,7 +111,7 @@ pub fn build(s: &TransportSettings) -> Result<Box<dyn Transport>> {
             };
             Box::new(OpenAiResponses::new(
                 HttpClient::new(s.timeout, s.max_retries),
-                base(OPENAI_BASE_URL),
+                base(),
                 api_key,
                 model,
             ))
@@ -118,7 +124,7 @@ pub fn build(s: &TransportSettings) -> Result<Box<dyn Transport>> {
             }
             Box::new(ChatCompletions::new(
                 HttpClient::new(s.timeout, s.max_retries),
-                base(CHAT_BASE_URL),
+                base(),
                 key(),
                 s.model.clone(),
             ))
@@ -137,9 +143,32 @@ pub fn build(s: &TransportSettings) -> Result<Box<dyn Transport>> {
     })
 }
 
+impl StructuredResponse {
+    /// The answer parsed as `T`, with an error that shows its start when it is not.
+    pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T> {
+        serde_json::from_str(json_object_text(&self.text)).map_err(|e| {
+            let start: String = self.text.chars().take(200).collect();
+            Error::failed(format!(
+                "the model's answer is not the expected JSON ({e}): {start}"
+            ))
+        })
+    }
+
+    /// Tokens (input, output) as reported, else estimated from the bytes of
+    /// the prompt and of the answer.
+    pub fn tokens(&self, prompt_bytes: usize) -> (u64, u64) {
+        (
+            self.tokens_in
+                .unwrap_or_else(|| estimate_tokens(prompt_bytes) as u64),
+            self.tokens_out
+                .unwrap_or_else(|| estimate_tokens(self.text.len()) as u64),
+        )
+    }
+}
+
 /// Pulls a JSON object out of a model's text: tolerates a Markdown code fence
 /// or prose around the object.
-pub fn json_object_text(text: &str) -> &str {
+fn json_object_text(text: &str) -> &str {
     let t = text.trim();
     let t = t
         .strip_prefix("```json")
