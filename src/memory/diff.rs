@@ -38,17 +38,23 @@ pub fn unified(baseline: &Baseline, changes: &[Change]) -> Result<String> {
     Ok(out)
 }
 
-fn file_diff(baseline: &Baseline, c: &Change) -> Result<String> {
-    let p = &c.path;
-    let mut out = format!("diff --git a/{p} b/{p}\n");
-    let old_bytes = match c.old {
+/// The baseline's and the working tree's bytes of a changed path (empty when absent).
+fn contents(baseline: &Baseline, c: &Change) -> Result<(Vec<u8>, Vec<u8>)> {
+    let old = match c.old {
         Some(o) => baseline.blob(o.oid)?,
         None => Vec::new(),
     };
-    let new_bytes = match c.new {
-        Some(n) => baseline.worktree_bytes(p, n.kind)?,
+    let new = match c.new {
+        Some(_) => baseline.worktree_bytes(&c.path)?,
         None => Vec::new(),
     };
+    Ok((old, new))
+}
+
+fn file_diff(baseline: &Baseline, c: &Change) -> Result<String> {
+    let p = &c.path;
+    let mut out = format!("diff --git a/{p} b/{p}\n");
+    let (old_bytes, new_bytes) = contents(baseline, c)?;
     match (c.old, c.new) {
         (None, Some(n)) => out.push_str(&format!("new file mode {}\n", mode(n.kind))),
         (Some(o), None) => out.push_str(&format!("deleted file mode {}\n", mode(o.kind))),
@@ -74,17 +80,17 @@ fn file_diff(baseline: &Baseline, c: &Change) -> Result<String> {
         short(c.old.map(|o| o.oid)),
         short(c.new.map(|n| n.oid))
     ));
+    let a = if c.old.is_some() {
+        format!("a/{p}")
+    } else {
+        "/dev/null".into()
+    };
+    let b = if c.new.is_some() {
+        format!("b/{p}")
+    } else {
+        "/dev/null".into()
+    };
     if is_binary(&old_bytes) || is_binary(&new_bytes) {
-        let a = if c.old.is_some() {
-            format!("a/{p}")
-        } else {
-            "/dev/null".into()
-        };
-        let b = if c.new.is_some() {
-            format!("b/{p}")
-        } else {
-            "/dev/null".into()
-        };
         out.push_str(&format!("Binary files {a} and {b} differ\n"));
         return Ok(out);
     }
@@ -95,19 +101,7 @@ fn file_diff(baseline: &Baseline, c: &Change) -> Result<String> {
     if old_bytes.is_empty() && new_bytes.is_empty() {
         return Ok(out);
     }
-    out.push_str(&format!(
-        "--- {}\n+++ {}\n",
-        if c.old.is_some() {
-            format!("a/{p}")
-        } else {
-            "/dev/null".into()
-        },
-        if c.new.is_some() {
-            format!("b/{p}")
-        } else {
-            "/dev/null".into()
-        },
-    ));
+    out.push_str(&format!("--- {a}\n+++ {b}\n"));
     out.push_str(&hunks(&old_bytes, &new_bytes)?);
     Ok(out)
 }
@@ -176,14 +170,7 @@ impl ConsumeHunk for GitHunks {
 
 /// Lines added and removed per changed file, for `--stat`.
 pub fn line_counts(baseline: &Baseline, c: &Change) -> Result<(usize, usize)> {
-    let old = match c.old {
-        Some(o) => baseline.blob(o.oid)?,
-        None => Vec::new(),
-    };
-    let new = match c.new {
-        Some(n) => baseline.worktree_bytes(&c.path, n.kind)?,
-        None => Vec::new(),
-    };
+    let (old, new) = contents(baseline, c)?;
     if is_binary(&old) || is_binary(&new) {
         return Ok((0, 0));
     }

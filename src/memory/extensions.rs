@@ -27,9 +27,14 @@ pub fn seed_ad_hoc_instructions(root: &Path) -> Result<bool> {
     write_create_new(&path, AD_HOC_INSTRUCTIONS.as_bytes())
 }
 
+/// The notes folder, relative to the memory root.
+pub fn notes_rel() -> String {
+    format!("{EXTENSIONS_DIR}/{AD_HOC}/notes")
+}
+
 /// The notes folder.
 pub fn notes_dir(root: &Path) -> PathBuf {
-    root.join(EXTENSIONS_DIR).join(AD_HOC).join("notes")
+    root.join(notes_rel())
 }
 
 /// `extensions/<ext>/resources/<stamp>-*.md` files whose stamp is at or before

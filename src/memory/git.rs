@@ -189,14 +189,10 @@ impl Baseline {
             .clone())
     }
 
-    /// The bytes of a working-tree file (a symlink's target for links).
-    pub fn worktree_bytes(&self, rel: &str, kind: EntryKind) -> Result<Vec<u8>> {
+    /// The bytes of a working-tree file as git hashes them (a symlink's target for links).
+    pub fn worktree_bytes(&self, rel: &str) -> Result<Vec<u8>> {
         let path = self.root.join(rel);
-        if kind == EntryKind::Link {
-            let target = fs::read_link(&path).at(&path)?;
-            return Ok(target.to_string_lossy().into_owned().into_bytes());
-        }
-        fs::read(&path).at(&path)
+        read_for_hash(&path).at(&path)
     }
 
     /// Commits `snapshot` (whose blobs must be in the object database) on top

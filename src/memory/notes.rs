@@ -1,8 +1,8 @@
 //! Ad-hoc notes: `extensions/ad_hoc/notes/<YYYY-MM-DDTHH-MM-SS>-<slug>.md`,
 //! validated as Codex validates them and created new (never overwritten).
 
-use super::extensions::notes_dir;
-use super::layout::refuse_symlinked_root;
+use super::extensions::notes_rel;
+use super::layout::{refuse_symlinked_root, safe_join};
 use crate::error::{Error, IoContext, Result};
 use crate::util::time::{file_stamp, parse_file_stamp};
 use std::fs;
@@ -66,21 +66,8 @@ pub fn create(root: &Path, text: &str, now: i64) -> Result<PathBuf> {
         return Err(Error::usage("a note needs some text"));
     }
     refuse_symlinked_root(root)?;
-    let dir = notes_dir(root);
-    let mut at = root.to_path_buf();
-    for part in ["extensions", "ad_hoc", "notes"] {
-        at.push(part);
-        match fs::symlink_metadata(&at) {
-            Ok(m) if m.is_dir() => {}
-            Ok(_) => {
-                return Err(Error::failed(format!(
-                    "{} is not a folder (a link or a file); refusing to write a note through it",
-                    at.display()
-                )));
-            }
-            Err(_) => fs::create_dir(&at).at(&at)?,
-        }
-    }
+    let dir = safe_join(root, &notes_rel())?;
+    fs::create_dir_all(&dir).at(&dir)?;
     let base = format!("{}-{}", file_stamp(now), slug_for(text));
     let body = format!("{}\n", crate::redact::redact(text.trim()));
     for n in 1..100 {
