@@ -4,22 +4,14 @@ use super::Ctx;
 use crate::cli::CiteImportArgs;
 use crate::error::{Error, Result};
 use crate::stages::cite_import::{self, CiteImportReport};
-use crate::stages::record_stage;
 use crate::ui;
 use crate::util::time::now_secs;
-use std::io::Read;
 
 /// Imports citations from session logs, or from stdin with `-`.
 pub fn run(ctx: &Ctx, args: &CiteImportArgs) -> Result<i32> {
     let mut store = ctx.store()?;
     let report = match args.input.as_deref() {
-        Some("-") => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| Error::failed(format!("reading stdin: {e}")))?;
-            cite_import::import_text(&mut store, &text, now_secs())?
-        }
+        Some("-") => cite_import::import_text(&mut store, &super::read_stdin()?, now_secs())?,
         Some(other) => {
             return Err(Error::usage(format!(
                 "unexpected argument {other:?}; use `-` to read stdin"
@@ -27,8 +19,7 @@ pub fn run(ctx: &Ctx, args: &CiteImportArgs) -> Result<i32> {
         }
         None => {
             let since = args.since.unwrap_or(ctx.cfg.max_unused).as_secs() as i64;
-            let run_id = crate::util::ids::new_uuid_v4();
-            record_stage(&mut store, &run_id, "cite-import", |store| {
+            super::run_stage(&mut store, "cite-import", false, |store| {
                 cite_import::run(&ctx.cfg, store, since, now_secs())
             })?
         }

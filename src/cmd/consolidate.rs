@@ -8,7 +8,7 @@ use crate::stages::consolidate::{self, ConsolidateOptions, ConsolidateReport};
 use crate::stages::diff::inspect;
 use crate::stages::record_stage;
 use crate::ui;
-use crate::util::time::{now_secs, rfc3339};
+use crate::util::time::{now_secs, when};
 
 /// Runs phase 2; exit 0 when consolidated, nothing to do, or another process holds the lock.
 pub fn run(ctx: &Ctx, args: &ConsolidateArgs) -> Result<i32> {
@@ -83,16 +83,7 @@ pub fn print_report(ctx: &Ctx, r: &ConsolidateReport) {
 
 /// One line for people.
 pub fn summary_line(r: &ConsolidateReport, now: i64) -> String {
-    let when = |t: Option<i64>| {
-        t.map(|t| {
-            format!(
-                "{} (in {})",
-                rfc3339(t),
-                crate::util::time::human_duration(t - now)
-            )
-        })
-        .unwrap_or_default()
-    };
+    let when = |t: Option<i64>| t.map(|t| when(t, now)).unwrap_or_default();
     match r.outcome {
         "consolidated" => format!(
             "consolidate: {} inputs, {} changed files → {} ({} {}), commit {}; tokens {} in / {} out",

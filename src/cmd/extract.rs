@@ -4,7 +4,6 @@ use super::Ctx;
 use crate::cli::ExtractArgs;
 use crate::error::Result;
 use crate::stages::extract::{self, ExtractOptions, ExtractReport};
-use crate::stages::record_stage;
 use crate::ui;
 use std::io::IsTerminal;
 
@@ -25,14 +24,9 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
         progress: std::io::stderr().is_terminal() && !ctx.json,
     };
     let mut store = ctx.store()?;
-    let run_id = crate::util::ids::new_uuid_v4();
-    let report = if opts.dry_run {
-        extract::run(&ctx.cfg, &mut store, &opts)?
-    } else {
-        record_stage(&mut store, &run_id, "extract", |store| {
-            extract::run(&ctx.cfg, store, &opts)
-        })?
-    };
+    let report = super::run_stage(&mut store, "extract", opts.dry_run, |store| {
+        extract::run(&ctx.cfg, store, &opts)
+    })?;
     print_report(ctx, &report);
     Ok(if report.failed > 0 { 1 } else { 0 })
 }
@@ -86,21 +80,14 @@ pub fn summary_line(r: &ExtractReport) -> String {
         "extract ({} {}): {} claimed: {} succeeded, {} no output, {} failed",
         r.backend, r.model, r.claimed, r.succeeded, r.no_output, r.failed
     );
-    if !r.skipped.is_empty() {
-        let parts: Vec<String> = r
-            .skipped
-            .iter()
-            .map(|(k, v)| format!("{v} {}", k.replace('_', " ")))
-            .collect();
-        line.push_str(&format!("; skipped: {}", parts.join(", ")));
-    }
-    if !r.not_eligible.is_empty() {
-        let parts: Vec<String> = r
-            .not_eligible
-            .iter()
-            .map(|(k, v)| format!("{v} {}", k.replace('_', " ")))
-            .collect();
-        line.push_str(&format!("; not eligible: {}", parts.join(", ")));
+    for (label, reasons) in [("skipped", &r.skipped), ("not eligible", &r.not_eligible)] {
+        if !reasons.is_empty() {
+            let parts: Vec<String> = reasons
+                .iter()
+                .map(|(k, v)| format!("{v} {}", k.replace('_', " ")))
+                .collect();
+            line.push_str(&format!("; {label}: {}", parts.join(", ")));
+        }
     }
     if r.deferred > 0 {
         line.push_str(&format!(

@@ -21,6 +21,7 @@ mod sync;
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::config::{Config, LoadOptions};
 use crate::error::Result;
+use crate::stages::{StageOutcome, record_stage};
 use crate::store::Store;
 
 /// What every command gets: the configuration and the output mode.
@@ -36,6 +37,28 @@ impl Ctx {
     pub fn store(&self) -> Result<Store> {
         Store::open(&self.cfg.db_path())
     }
+}
+
+/// Runs one stage as its own command: recorded in `runs` under a new run id
+/// (so `memkit status` shows it), except a dry run, which changes nothing.
+fn run_stage<T: StageOutcome>(
+    store: &mut Store,
+    stage: &str,
+    dry_run: bool,
+    work: impl FnOnce(&mut Store) -> Result<T>,
+) -> Result<T> {
+    if dry_run {
+        return work(store);
+    }
+    record_stage(store, &crate::util::ids::new_uuid_v4(), stage, work)
+}
+
+/// All of standard input as text.
+fn read_stdin() -> Result<String> {
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+        .map_err(|e| crate::error::Error::failed(format!("reading stdin: {e}")))?;
+    Ok(text)
 }
 
 /// Builds the configuration from the environment and the global flags.

@@ -2,23 +2,16 @@
 
 use super::Ctx;
 use crate::cli::NoteArgs;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::memory::notes;
 use crate::ui;
 use crate::util::time::now_secs;
-use std::io::Read;
 
 /// Writes a note file; prints its path.
 pub fn run(ctx: &Ctx, args: &NoteArgs) -> Result<i32> {
     let text = match args.text.as_deref() {
         Some(t) if t != "-" => t.to_string(),
-        _ => {
-            let mut t = String::new();
-            std::io::stdin()
-                .read_to_string(&mut t)
-                .map_err(|e| Error::failed(format!("reading stdin: {e}")))?;
-            t
-        }
+        _ => super::read_stdin()?,
     };
     let path = notes::create(&ctx.cfg.memory_root, &text, now_secs())?;
     if ctx.json {

@@ -4,7 +4,6 @@ use super::Ctx;
 use crate::cli::PruneArgs;
 use crate::error::Result;
 use crate::stages::prune::{self, PruneReport};
-use crate::stages::record_stage;
 use crate::ui;
 use crate::util::time::{now_secs, rfc3339};
 
@@ -12,14 +11,9 @@ use crate::util::time::{now_secs, rfc3339};
 pub fn run(ctx: &Ctx, args: &PruneArgs) -> Result<i32> {
     let mut store = ctx.store()?;
     let now = now_secs();
-    let report = if args.dry_run {
-        prune::run(&ctx.cfg, &store, args.limit, true, now)?
-    } else {
-        let run_id = crate::util::ids::new_uuid_v4();
-        record_stage(&mut store, &run_id, "prune", |store| {
-            prune::run(&ctx.cfg, store, args.limit, false, now)
-        })?
-    };
+    let report = super::run_stage(&mut store, "prune", args.dry_run, |store| {
+        prune::run(&ctx.cfg, store, args.limit, args.dry_run, now)
+    })?;
     if ctx.json {
         for p in &report.pruned {
             ui::json_line(p);

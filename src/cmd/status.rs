@@ -8,7 +8,7 @@ use crate::store::jobs::{Phase2Job, Stage1Job, phase2_job, unfinished_stage1_job
 use crate::store::runs::{self, RunRecord};
 use crate::store::{SCHEMA_VERSION, stage1, threads, usage};
 use crate::ui;
-use crate::util::time::{human_duration, now_secs, rfc3339};
+use crate::util::time::{human_duration, now_secs, rfc3339, when};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -275,7 +275,7 @@ fn print_consolidation(job: Option<&Phase2Job>, baseline: Option<&Baseline>, now
                     "failed at {}; retry after {} ({} retries left)",
                     at(j.finished_at),
                     j.retry_at
-                        .map(|r| format!("{} (in {})", rfc3339(r), human_duration(r - now)))
+                        .map(|r| when(r, now))
                         .unwrap_or_default(),
                     j.retry_remaining
                 ),
@@ -371,7 +371,7 @@ fn print_next(n: &Next, job: Option<&Phase2Job>, now: i64) {
             "             {} sessions wait for their idle window; the first is eligible at {}",
             n.waiting_for_idle,
             n.next_idle_window_ends
-                .map(|t| format!("{} (in {})", rfc3339(t), human_duration(t - now)))
+                .map(|t| when(t, now))
                 .unwrap_or_default()
         );
     }

@@ -3,7 +3,6 @@
 use super::Ctx;
 use crate::cli::SyncArgs;
 use crate::error::Result;
-use crate::stages::record_stage;
 use crate::stages::sync::{self, SyncReport};
 use crate::ui;
 use crate::util::time::now_secs;
@@ -11,14 +10,9 @@ use crate::util::time::now_secs;
 /// Writes (or with `--dry-run` lists) the memory folder's inputs.
 pub fn run(ctx: &Ctx, args: &SyncArgs) -> Result<i32> {
     let mut store = ctx.store()?;
-    let report = if args.dry_run {
-        sync::run(&ctx.cfg, &store, now_secs(), true)?.0
-    } else {
-        let run_id = crate::util::ids::new_uuid_v4();
-        record_stage(&mut store, &run_id, "sync", |store| {
-            Ok(sync::run(&ctx.cfg, store, now_secs(), false)?.0)
-        })?
-    };
+    let report = super::run_stage(&mut store, "sync", args.dry_run, |store| {
+        Ok(sync::run(&ctx.cfg, store, now_secs(), args.dry_run)?.0)
+    })?;
     print_report(ctx, &report);
     Ok(0)
 }

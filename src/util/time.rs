@@ -151,6 +151,11 @@ fn days_in_month(year: i64, month: u32) -> u32 {
     }
 }
 
+/// A future moment for people: `2026-11-30T02:00:00Z (in 3h 20m)`.
+pub fn when(secs: i64, now: i64) -> String {
+    format!("{} (in {})", rfc3339(secs), human_duration(secs - now))
+}
+
 /// Renders a duration for people: `3h 20m`, `2d 4h`, `45s`.
 pub fn human_duration(secs: i64) -> String {
     let secs = secs.max(0) as u64;
