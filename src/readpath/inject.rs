@@ -3,7 +3,7 @@
 //! 2,500-token budget exactly as Codex cuts it.
 
 use crate::util::text::{
-    APPROX_BYTES_PER_TOKEN, ceil_char_boundary, estimate_tokens, floor_char_boundary,
+    APPROX_BYTES_PER_TOKEN, ceil_char_boundary, floor_char_boundary, without_middle,
 };
 
 /// Token budget of the injected summary (Codex's constant).
@@ -21,16 +21,7 @@ pub fn fit_summary(summary: &str) -> (String, bool) {
     }
     let head_end = floor_char_boundary(s, budget / 2);
     let tail_start = ceil_char_boundary(s, s.len() - (budget - budget / 2));
-    let removed = tail_start - head_end;
-    (
-        format!(
-            "{}…{} tokens truncated…{}",
-            &s[..head_end],
-            estimate_tokens(removed),
-            &s[tail_start..]
-        ),
-        true,
-    )
+    (without_middle(s, head_end, tail_start), true)
 }
 
 /// Moves the `### <project>` section of "What's in Memory" that matches

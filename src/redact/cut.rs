@@ -8,7 +8,7 @@
 //! (which spans lines), there are no line cuts: the text must be redacted
 //! before it is cut.
 
-use crate::util::text::{truncate_middle, truncation_marker};
+use crate::util::text::{truncate_middle, without_middle};
 
 /// A cut side may shrink to this fraction of its budget to reach a newline.
 const MIN_SIDE_FRACTION: usize = 4;
@@ -22,12 +22,7 @@ pub fn cut_middle(text: &str, max: usize) -> String {
         return text.to_string();
     }
     if let Some((head_end, tail_start)) = line_cuts(text.as_bytes(), max) {
-        return format!(
-            "{}{}{}",
-            &text[..head_end],
-            truncation_marker(tail_start - head_end),
-            &text[tail_start..]
-        );
+        return without_middle(text, head_end, tail_start);
     }
     truncate_middle(&super::redact(text), max).0
 }

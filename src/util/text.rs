@@ -42,6 +42,16 @@ pub fn truncation_marker(removed_bytes: usize) -> String {
     format!("…{} tokens truncated…", estimate_tokens(removed_bytes))
 }
 
+/// `s` without the bytes `head_end..tail_start`, a truncation marker in their place.
+pub fn without_middle(s: &str, head_end: usize, tail_start: usize) -> String {
+    let marker = truncation_marker(tail_start - head_end);
+    let mut out = String::with_capacity(head_end + marker.len() + s.len() - tail_start);
+    out.push_str(&s[..head_end]);
+    out.push_str(&marker);
+    out.push_str(&s[tail_start..]);
+    out
+}
+
 /// How far a cut may move to land on whitespace.
 const CUT_SNAP_BYTES: usize = 256;
 
@@ -73,12 +83,7 @@ pub fn truncate_middle(s: &str, max_bytes: usize) -> (String, bool) {
     {
         tail_start += ws;
     }
-    let removed = tail_start - head_len;
-    let mut out = String::with_capacity(max_bytes + 32);
-    out.push_str(&s[..head_len]);
-    out.push_str(&truncation_marker(removed));
-    out.push_str(&s[tail_start..]);
-    (out, true)
+    (without_middle(s, head_len, tail_start), true)
 }
 
 /// Shortens `s` to one line of at most `max_chars` characters with `…`.
