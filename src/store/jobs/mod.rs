@@ -82,6 +82,14 @@ struct JobRow {
     input_watermark: Option<i64>,
 }
 
+/// Whether a job row is held: running, its lease not expired, and its
+/// worker not known to be dead (a killed process on this machine).
+fn lease_held(status: &str, lease_until: Option<i64>, worker: Option<&str>, now: i64) -> bool {
+    status == "running"
+        && lease_until.is_some_and(|l| l > now)
+        && !worker.is_some_and(crate::util::process::worker_is_dead)
+}
+
 fn running_count(conn: &Connection, now: i64, except_key: Option<&str>) -> Result<i64> {
     Ok(conn.query_row(
         "SELECT COUNT(*) FROM jobs WHERE kind = ?1 AND status = 'running' AND lease_until > ?2
@@ -157,13 +165,7 @@ pub fn try_claim_stage1(
             )?;
         }
         Some(job) => {
-            if job.status == "running"
-                && job.lease_until.is_some_and(|l| l > now)
-                && !job
-                    .worker_id
-                    .as_deref()
-                    .is_some_and(crate::util::process::worker_is_dead)
-            {
+            if lease_held(&job.status, job.lease_until, job.worker_id.as_deref(), now) {
                 return Ok(Claim::SkippedRunning);
             }
             let advanced = source_updated_at > job.input_watermark.unwrap_or(-1);

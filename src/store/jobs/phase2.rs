@@ -131,11 +131,7 @@ pub fn try_claim_phase2(
             input_watermark: 0,
         });
     };
-    let holder_dead = job
-        .worker_id
-        .as_deref()
-        .is_some_and(crate::util::process::worker_is_dead);
-    if job.status == "running" && job.lease_until.is_some_and(|l| l > now) && !holder_dead {
+    if super::lease_held(&job.status, job.lease_until, job.worker_id.as_deref(), now) {
         return Ok(Phase2Claim::Running {
             worker: job.worker_id,
             lease_until: job.lease_until.unwrap_or(now),
