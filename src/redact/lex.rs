@@ -167,10 +167,10 @@ pub(super) fn contains(hay: &[u8], needle: &[u8]) -> bool {
 
 /// First position of `needle` in `hay`.
 pub(super) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() || needle.len() > hay.len() {
+    if needle.is_empty() {
         return None;
     }
-    hay.windows(needle.len()).position(|w| w == needle)
+    memchr::memmem::find(hay, needle)
 }
 
 /// Whether `hay` contains `needle`, ignoring ASCII case (`needle` lowercase).

@@ -29,6 +29,7 @@ mod rules;
 mod shapes;
 pub mod stream;
 
+use crate::util::text::{ceil_char_boundary, floor_char_boundary};
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use commands::Cmd;
 use std::borrow::Cow;
@@ -210,12 +211,8 @@ pub fn redact_with_findings(text: &str) -> (Cow<'_, str>, Vec<Finding>) {
     // Detectors cut at ASCII bytes, so spans sit on character boundaries;
     // widen defensively rather than ever slicing inside a character.
     for f in &mut findings {
-        while !text.is_char_boundary(f.start) {
-            f.start -= 1;
-        }
-        while !text.is_char_boundary(f.end) {
-            f.end += 1;
-        }
+        f.start = floor_char_boundary(text, f.start);
+        f.end = ceil_char_boundary(text, f.end);
     }
     let mut out = String::with_capacity(text.len());
     let mut at = 0;

@@ -176,18 +176,18 @@ pub(super) fn is_placeholder(v: &[u8]) -> bool {
         && (v.contains(&b'_') || (v.len() <= 12 && v.iter().all(u8::is_ascii_uppercase)))
 }
 
-/// `marker` in lower case, upper case or capitalised.
+/// `marker` (lower case) in lower case, upper case or capitalised, compared
+/// in place: this runs for every candidate value, so it allocates nothing.
 fn has_marker(v: &[u8], marker: &[u8]) -> bool {
-    if super::lex::contains(v, marker) {
-        return true;
-    }
-    let upper = marker.to_ascii_uppercase();
-    if super::lex::contains(v, &upper) {
-        return true;
-    }
-    let mut cap = marker.to_vec();
-    cap[0] = cap[0].to_ascii_uppercase();
-    super::lex::contains(v, &cap)
+    !marker.is_empty()
+        && v.windows(marker.len()).any(|w| {
+            let lower_or_capitalised =
+                w[0].to_ascii_lowercase() == marker[0] && w[1..] == marker[1..];
+            lower_or_capitalised
+                || w.iter()
+                    .zip(marker)
+                    .all(|(a, m)| *a == m.to_ascii_uppercase())
+        })
 }
 
 fn starts_with_ci(v: &[u8], prefix: &[u8]) -> bool {

@@ -89,12 +89,7 @@ impl Position {
         let mut line_start: Option<usize> = None;
         let mut scanned = 0;
         for f in findings {
-            for (i, &b) in chunk[scanned..f.start].iter().enumerate() {
-                if b == b'\n' {
-                    line += 1;
-                    line_start = Some(scanned + i + 1);
-                }
-            }
+            count_lines(chunk, scanned, f.start, &mut line, &mut line_start);
             scanned = f.start;
             let column = match line_start {
                 Some(s) => (f.start - s) as u64 + 1,
@@ -106,17 +101,28 @@ impl Position {
                 column,
             });
         }
-        for (i, &b) in chunk[scanned..].iter().enumerate() {
-            if b == b'\n' {
-                line += 1;
-                line_start = Some(scanned + i + 1);
-            }
-        }
+        count_lines(chunk, scanned, chunk.len(), &mut line, &mut line_start);
         self.column = match line_start {
             Some(s) => (chunk.len() - s) as u64 + 1,
             None => self.column + chunk.len() as u64,
         };
         self.line = line;
+    }
+}
+
+/// Adds the newlines of `chunk[from..to]` to `line` and notes where the last
+/// of them starts a line.
+fn count_lines(
+    chunk: &[u8],
+    from: usize,
+    to: usize,
+    line: &mut u64,
+    line_start: &mut Option<usize>,
+) {
+    let part = &chunk[from..to];
+    *line += memchr::memchr_iter(b'\n', part).count() as u64;
+    if let Some(i) = memchr::memrchr(b'\n', part) {
+        *line_start = Some(from + i + 1);
     }
 }
 
