@@ -48,8 +48,9 @@ pub(crate) struct ShellRun {
     /// The project-relevant part of the command (`pnpm test`), or `None`
     /// when every segment only looks around.
     pub core: Option<String>,
-    /// What the core is for, when it is a build/test/lint/… command.
-    pub purpose: Option<Purpose>,
+    /// The build/test/lint/… segments of the command with what each is for,
+    /// in order (the core when there are any).
+    pub tool_segments: Vec<(String, Purpose)>,
     /// The program word of the core as written (`./node_modules/.bin/tsc`, `python3`).
     pub program_word: String,
     /// The program of the core, normalised (`pnpm`, `cargo`, `python`).
@@ -62,6 +63,11 @@ impl ShellRun {
     /// Whether this call changes or checks the project (not exploration).
     pub(crate) fn significant(&self) -> bool {
         self.core.is_some()
+    }
+
+    /// What the core is for, when it is a build/test/lint/… command.
+    pub(crate) fn purpose(&self) -> Option<Purpose> {
+        self.tool_segments.first().map(|(_, p)| *p)
     }
 
     fn set_program(&mut self, words: &[String]) {
@@ -180,13 +186,12 @@ fn shell_run(c: &ToolCall, position: usize) -> ShellRun {
         status: call_status(c),
         output: c.output.clone().unwrap_or_default(),
         core: None,
-        purpose: None,
+        tool_segments: Vec::new(),
         program_word: String::new(),
         program: String::new(),
         subcommand: String::new(),
         command,
     };
-    let mut classified: Vec<(String, Purpose)> = Vec::new();
     let mut first_significant: Option<String> = None;
     for seg in segments(&run.command) {
         let words = program_words(&seg);
@@ -195,18 +200,17 @@ fn shell_run(c: &ToolCall, position: usize) -> ShellRun {
             continue;
         }
         if let Some(p) = classify(&words) {
-            if classified.is_empty() {
+            if run.tool_segments.is_empty() {
                 run.set_program(&words);
             }
-            classified.push((seg, p));
+            run.tool_segments.push((seg, p));
         } else if first_significant.is_none() {
             first_significant = Some(seg);
         }
     }
-    if !classified.is_empty() {
-        let core: Vec<&str> = classified.iter().map(|(s, _)| s.as_str()).collect();
+    if !run.tool_segments.is_empty() {
+        let core: Vec<&str> = run.tool_segments.iter().map(|(s, _)| s.as_str()).collect();
         run.core = Some(core.join(" && "));
-        run.purpose = Some(classified[0].1);
     } else if let Some(seg) = first_significant {
         run.set_program(&program_words(&seg));
         run.core = Some(seg);
@@ -218,19 +222,16 @@ fn shell_run(c: &ToolCall, position: usize) -> ShellRun {
 pub(crate) fn worked_commands(runs: &[ShellRun]) -> Vec<WorkedCommand> {
     let mut out: Vec<WorkedCommand> = Vec::new();
     for run in runs.iter().filter(|r| r.status == Status::Ok) {
-        for seg in segments(&run.command) {
-            let Some(purpose) = classify(&program_words(&seg)) else {
-                continue;
-            };
+        for (seg, purpose) in &run.tool_segments {
             if seg.chars().count() > MAX_COMMAND_CHARS
-                || is_specific(&seg)
-                || out.iter().any(|w| w.command == seg)
+                || is_specific(seg)
+                || out.iter().any(|w| w.command == *seg)
             {
                 continue;
             }
             out.push(WorkedCommand {
-                command: seg,
-                purpose,
+                command: seg.clone(),
+                purpose: *purpose,
             });
             if out.len() == MAX_WORKED {
                 return out;
@@ -353,7 +354,7 @@ fn adds_flags(failed: &str, fixed: &str) -> bool {
 fn same_intent(a: &ShellRun, b: &ShellRun, immediately_after: bool) -> bool {
     let same_program = !a.program.is_empty() && a.program == b.program;
     let same_sub = !a.subcommand.is_empty() && a.subcommand == b.subcommand;
-    let both_tools = a.purpose.is_some() && b.purpose.is_some();
+    let both_tools = a.purpose().is_some() && b.purpose().is_some();
     let overlap = word_overlap(
         a.core.as_deref().unwrap_or(""),
         b.core.as_deref().unwrap_or(""),

@@ -301,7 +301,7 @@ pub(crate) fn keywords(
     }
     for run in runs
         .iter()
-        .filter(|r| r.purpose.is_some() && r.status == Status::Ok)
+        .filter(|r| r.purpose().is_some() && r.status == Status::Ok)
     {
         add(&run.program, &mut out);
     }
