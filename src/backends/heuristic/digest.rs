@@ -4,6 +4,7 @@
 
 use super::notes::NoteBook;
 use super::rawparse::{ParsedMemory, clean_text, parse};
+use super::tally::{Tallied, tally};
 use crate::backends::consolidate::Note;
 use crate::memory::files::SelectedOutput;
 
@@ -33,6 +34,20 @@ pub struct Session {
     pub outcome: String,
     /// The raw memory's reading (forgotten preferences removed).
     pub memory: ParsedMemory,
+}
+
+/// The de-duplicated bullets of one kind (`field` of each session's parsed
+/// memory) across `sessions`; a bullet's members index into `sessions`.
+pub fn tally_bullets<'a>(
+    sessions: impl IntoIterator<Item = &'a Session>,
+    field: fn(&ParsedMemory) -> &Vec<String>,
+) -> Vec<Tallied> {
+    tally(
+        sessions
+            .into_iter()
+            .enumerate()
+            .flat_map(|(i, s)| field(&s.memory).iter().map(move |b| (i, b.as_str()))),
+    )
 }
 
 /// The sessions of one working directory.

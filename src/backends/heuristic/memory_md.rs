@@ -3,10 +3,9 @@
 //! only on its own sessions (and the notes), so adding or removing a session
 //! elsewhere leaves it byte-identical.
 
-use super::digest::{Digest, Project, Session, UNKNOWN};
+use super::digest::{Digest, Project, Session, UNKNOWN, tally_bullets};
 use super::notes::NoteBook;
-use super::rawparse::ParsedMemory;
-use super::tally::{Tallied, sessions_phrase, tally};
+use super::tally::sessions_phrase;
 use crate::util::time::rfc3339;
 
 /// The first line.
@@ -77,11 +76,17 @@ fn project_block(d: &Digest, p: &Project) -> String {
         out.push_str(&task_section(n + 1, s));
     }
     let sections = [
-        ("User preferences", pick(&sessions, |m| &m.preferences)),
-        ("Reusable knowledge", pick(&sessions, |m| &m.knowledge)),
+        (
+            "User preferences",
+            tally_bullets(sessions.iter().copied(), |m| &m.preferences),
+        ),
+        (
+            "Reusable knowledge",
+            tally_bullets(sessions.iter().copied(), |m| &m.knowledge),
+        ),
         (
             "Failures and how to do differently",
-            pick(&sessions, |m| &m.failures),
+            tally_bullets(sessions.iter().copied(), |m| &m.failures),
         ),
     ];
     let mut first = true;
@@ -141,17 +146,6 @@ fn task_section(n: usize, s: &Session) -> String {
         out.push_str(&format!("### keywords\n{}\n", s.memory.keywords.join(", ")));
     }
     out
-}
-
-/// The de-duplicated bullets of one kind across a project's sessions
-/// (members are task numbers minus one).
-fn pick(sessions: &[&Session], field: fn(&ParsedMemory) -> &Vec<String>) -> Vec<Tallied> {
-    tally(
-        sessions
-            .iter()
-            .enumerate()
-            .flat_map(|(i, s)| field(&s.memory).iter().map(move |b| (i, b.as_str()))),
-    )
 }
 
 /// `[Task 1]`, `[Task 1, Task 4]`, `[Task 1, Task 2, Task 3 and 5 more]`.

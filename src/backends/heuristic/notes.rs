@@ -55,8 +55,6 @@ pub struct NotePreference {
 /// A note that removed preferences.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ForgetRequest {
-    /// The note, on one line.
-    pub text: String,
     /// Its file name in `extensions/ad_hoc/notes/`.
     pub file_name: String,
     /// The key words a preference must all contain to be removed.
@@ -161,7 +159,6 @@ fn forget_request(text: &str, file_name: &str) -> Option<ForgetRequest> {
         .filter(|w| !FILLER.contains(&w.as_str()))
         .collect();
     (!key_words.is_empty()).then(|| ForgetRequest {
-        text: text.to_string(),
         file_name: file_name.to_string(),
         words: key_words,
     })

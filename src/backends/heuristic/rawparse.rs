@@ -206,13 +206,20 @@ fn is_continuation(line: &str) -> bool {
     indented && !t.starts_with("- ") && !t.starts_with("* ")
 }
 
-/// Adds a bullet to its subsection (references are recognised, not kept).
+/// The list a subsection's bullets go to (references are recognised, not kept).
+fn list_mut(out: &mut ParsedMemory, section: Section) -> Option<&mut Vec<String>> {
+    match section {
+        Section::Preferences => Some(&mut out.preferences),
+        Section::Knowledge => Some(&mut out.knowledge),
+        Section::Failures => Some(&mut out.failures),
+        Section::References => None,
+    }
+}
+
+/// Adds a bullet to its subsection.
 fn push_bullet(out: &mut ParsedMemory, section: Section, text: &str) {
-    let list = match section {
-        Section::Preferences => &mut out.preferences,
-        Section::Knowledge => &mut out.knowledge,
-        Section::Failures => &mut out.failures,
-        Section::References => return,
+    let Some(list) = list_mut(out, section) else {
+        return;
     };
     let text = match section {
         Section::Preferences => clean_text(&EVIDENCE.replace(text, "")),
@@ -225,13 +232,7 @@ fn push_bullet(out: &mut ParsedMemory, section: Section, text: &str) {
 
 /// Appends a wrapped line to the last bullet of a subsection.
 fn continue_bullet(out: &mut ParsedMemory, section: Section, text: &str) {
-    let list = match section {
-        Section::Preferences => &mut out.preferences,
-        Section::Knowledge => &mut out.knowledge,
-        Section::Failures => &mut out.failures,
-        Section::References => return,
-    };
-    if let Some(last) = list.last_mut() {
+    if let Some(last) = list_mut(out, section).and_then(|list| list.last_mut()) {
         *last = clean_text(&format!("{last} {text}"));
     }
 }

@@ -4,6 +4,7 @@
 use super::commands::{FailureFix, WorkedCommand};
 use super::extract::Digest;
 use super::facts::Outcome;
+use super::tally::count;
 use crate::sources::Tool;
 use crate::util::text::one_line;
 use std::fmt::Write as _;
@@ -131,8 +132,6 @@ fn section(out: &mut String, heading: &str, bullets: &[String]) {
 
 /// One sentence on what the session did.
 fn description(d: &Digest) -> String {
-    let count =
-        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut facts = Vec::new();
     if !d.files.is_empty() {
         facts.push(format!("edited {}", count(d.files.len(), "file", "files")));

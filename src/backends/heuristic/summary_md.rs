@@ -5,9 +5,9 @@
 //! without their descriptions, then old topics are dropped (every project stays
 //! named), then tips and preferences from the end. Lines are never cut.
 
-use super::digest::{Digest, Session, short_name};
+use super::digest::{Digest, Session, short_name, tally_bullets};
 use super::memory_md::{NOTE_TAG, NOTES_GROUP};
-use super::tally::{Tallied, norm_key, sessions_phrase, tally};
+use super::tally::{Tallied, count, norm_key, sessions_phrase};
 use crate::memory::validate::MAX_SUMMARY_BYTES;
 use crate::redact::redact;
 use crate::util::text::floor_char_boundary;
@@ -355,7 +355,7 @@ fn preferences(d: &Digest) -> Vec<String> {
         .iter()
         .map(|n| norm_key(&n.text))
         .collect();
-    let mut entries: Vec<Tallied> = tally_all(d, |s| &s.memory.preferences);
+    let mut entries: Vec<Tallied> = tally_bullets(&d.sessions, |m| &m.preferences);
     entries.retain(|e| !noted.contains(&norm_key(&e.text)));
     rank(d, &mut entries);
     entries
@@ -367,11 +367,11 @@ fn preferences(d: &Digest) -> Vec<String> {
 
 /// Failure lessons and working commands, most supported first (lessons win ties).
 fn tips(d: &Digest) -> Vec<String> {
-    let mut entries: Vec<(usize, Tallied)> = tally_all(d, |s| &s.memory.failures)
+    let mut entries: Vec<(usize, Tallied)> = tally_bullets(&d.sessions, |m| &m.failures)
         .into_iter()
         .map(|e| (0, e))
         .chain(
-            tally_all(d, |s| &s.memory.knowledge)
+            tally_bullets(&d.sessions, |m| &m.knowledge)
                 .into_iter()
                 .map(|e| (1, e)),
         )
@@ -388,16 +388,6 @@ fn tips(d: &Digest) -> Vec<String> {
         .take(MAX_TIPS)
         .map(|(_, e)| format!("- {} ({})\n", e.text, support(d, &e.members)))
         .collect()
-}
-
-/// De-duplicated bullets of one kind over all sessions.
-fn tally_all(d: &Digest, field: fn(&Session) -> &Vec<String>) -> Vec<Tallied> {
-    tally(
-        d.sessions
-            .iter()
-            .enumerate()
-            .flat_map(|(i, s)| field(s).iter().map(move |b| (i, b.as_str()))),
-    )
 }
 
 /// Sorts entries by support (descending), then by their newest session.
@@ -453,11 +443,7 @@ fn profile(d: &Digest) -> String {
     }
     let notes = d.notes.preferences.len() + d.notes.forgets.len();
     if notes > 0 {
-        let what = if notes == 1 {
-            "1 ad-hoc note".to_string()
-        } else {
-            format!("{notes} ad-hoc notes")
-        };
+        let what = count(notes, "ad-hoc note", "ad-hoc notes");
         sentences.push(format!(
             "The user wrote {what}; notes outrank what sessions suggest."
         ));
@@ -478,11 +464,7 @@ fn projects_sentence(d: &Digest) -> String {
         .map(|(name, n)| format!("{name} ({n})"))
         .collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let projects = if d.projects.len() == 1 {
-        "1 project".to_string()
-    } else {
-        format!("{} projects", d.projects.len())
-    };
+    let projects = count(d.projects.len(), "project", "projects");
     let newest = d
         .sessions
         .iter()

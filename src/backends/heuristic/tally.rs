@@ -52,13 +52,14 @@ pub fn tally<'a>(items: impl IntoIterator<Item = (usize, &'a str)>) -> Vec<Talli
     out
 }
 
+/// `1 file`, `3 files`: `n` with the singular or plural noun.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `1 session`, `3 sessions`.
 pub fn sessions_phrase(n: usize) -> String {
-    if n == 1 {
-        "1 session".to_string()
-    } else {
-        format!("{n} sessions")
-    }
+    count(n, "session", "sessions")
 }
 
 #[cfg(test)]
