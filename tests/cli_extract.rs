@@ -3,7 +3,7 @@
 mod common;
 
 use common::mock::{MockServer, Response, chat_answer, responses_answer, stage_one};
-use common::{TestEnv, json_lines, thread_id};
+use common::{TestEnv, command_extractor, json_lines, thread_id};
 use std::time::Duration;
 
 fn config_for(server: &MockServer, backend: &str, extra: &str) -> String {
@@ -18,14 +18,6 @@ fn env_with_key() -> TestEnv {
     env.extra_env
         .push(("MEMKIT_TEST_KEY".into(), "test-key-123".into()));
     env
-}
-
-fn db(env: &TestEnv) -> rusqlite::Connection {
-    rusqlite::Connection::open(env.memkit_home.join("memkit.sqlite")).unwrap()
-}
-
-fn count(env: &TestEnv, sql: &str) -> i64 {
-    db(env).query_row(sql, [], |r| r.get(0)).unwrap()
 }
 
 fn summary(stdout: &str) -> serde_json::Value {
@@ -84,8 +76,9 @@ fn openai_backend_speaks_the_responses_api_and_never_sends_secrets() {
         assert!(!req.body.contains(&secret), "the secret left for the model");
     }
     assert!(user.contains("[REDACTED_SECRET]"));
-    assert_eq!(count(&env, "SELECT COUNT(*) FROM stage1_outputs"), 1);
-    let (backend, model): (String, String) = db(&env)
+    assert_eq!(env.count("SELECT COUNT(*) FROM stage1_outputs"), 1);
+    let (backend, model): (String, String) = env
+        .db()
         .query_row("SELECT backend, model FROM stage1_outputs", [], |r| {
             Ok((r.get(0)?, r.get(1)?))
         })
@@ -166,7 +159,7 @@ fn malformed_answers_fail_and_schedule_a_retry() {
     );
     let s = summary(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(s["failed"], 1);
-    let (status, retry_at, remaining, err): (String, i64, i64, String) = db(&env)
+    let (status, retry_at, remaining, err): (String, i64, i64, String) = env.db()
         .query_row("SELECT status, retry_at, retry_remaining, last_error FROM jobs WHERE kind = 'memory_stage1'", [], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
         })
@@ -292,7 +285,7 @@ fn two_processes_send_each_session_exactly_once() {
             .count();
         assert_eq!(n, 1, "{id} was sent {n} times");
     }
-    assert_eq!(count(&env, "SELECT COUNT(*) FROM stage1_outputs"), 20);
+    assert_eq!(env.count("SELECT COUNT(*) FROM stage1_outputs"), 20);
 }
 
 #[test]
@@ -308,8 +301,8 @@ fn dry_run_calls_nothing_and_claims_nothing() {
     );
     assert!(out.contains("input tokens"));
     assert!(server.requests().is_empty());
-    assert_eq!(count(&env, "SELECT COUNT(*) FROM jobs"), 0);
-    assert_eq!(count(&env, "SELECT COUNT(*) FROM runs"), 0);
+    assert_eq!(env.count("SELECT COUNT(*) FROM jobs"), 0);
+    assert_eq!(env.count("SELECT COUNT(*) FROM runs"), 0);
 }
 
 #[test]
@@ -344,7 +337,7 @@ fn empty_answer_is_no_output_and_whitespace_counts_as_empty() {
     env.write_codex_session(&thread_id(12), &["hi"]);
     let s = summary(&env.ok(&["extract", "--json"]));
     assert_eq!(s["no_output"], 1);
-    assert_eq!(count(&env, "SELECT COUNT(*) FROM stage1_outputs"), 0);
+    assert_eq!(env.count("SELECT COUNT(*) FROM stage1_outputs"), 0);
 }
 
 #[test]
@@ -367,22 +360,16 @@ fn explicit_thread_ignores_the_idle_window() {
 #[test]
 fn command_backend_gets_the_request_on_stdin() {
     let env = TestEnv::new();
-    let script = env.root.join("extractor.sh");
     let seen = env.root.join("seen.json");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\ncat > '{}'\nprintf '%s' '{}'\n",
+    let script = env.script(
+        "extractor.sh",
+        &format!(
+            "cat > '{}'\nprintf '%s' '{}'",
             seen.display(),
             stage_one("cmd").to_string().replace('\'', "")
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    env.write_config(&format!(
-        "[extract]\nbackend = \"command\"\ncommand = [\"{}\"]\n",
-        script.display()
-    ));
+    );
+    env.write_config(&command_extractor(&script));
     env.write_codex_session(&thread_id(15), &["Fix the flaky test"]);
     let s = summary(&env.ok(&["extract", "--json"]));
     assert_eq!(s["succeeded"], 1, "{s}");

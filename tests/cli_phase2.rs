@@ -4,18 +4,10 @@
 mod common;
 
 use common::mock::{MockServer, Response, chat_answer};
-use common::{TestEnv, thread_id};
+use common::{TestEnv, command_extractor, git, thread_id};
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-/// An executable shell script in the test root.
-fn script(env: &TestEnv, name: &str, body: &str) -> PathBuf {
-    let p = env.root.join(name);
-    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-    p
-}
 
 /// Extraction through a command backend that answers a fixed stage-1 output.
 fn extractor_config(env: &TestEnv) -> String {
@@ -24,15 +16,11 @@ fn extractor_config(env: &TestEnv) -> String {
         "rollout_summary": "# Fixed summary\n\nRollout context: test.\n",
         "rollout_slug": "fixed-slug"
     });
-    let s = script(
-        env,
+    let s = env.script(
         "extractor.sh",
         &format!("cat >/dev/null\nprintf '%s' '{answer}'"),
     );
-    format!(
-        "[extract]\nbackend = \"command\"\ncommand = [\"{}\"]\n",
-        s.display()
-    )
+    command_extractor(&s)
 }
 
 /// A consolidation agent that writes valid files, then runs `extra`.
@@ -43,27 +31,12 @@ fn good_agent_body(extra: &str) -> String {
 }
 
 fn setup(env: &TestEnv, agent_body: &str, extra_config: &str) {
-    let agent = script(env, "agent.sh", agent_body);
+    let agent = env.script("agent.sh", agent_body);
     env.write_config(&format!(
         "{}\n[consolidate]\nbackend = \"agent\"\nagent_command = [\"{}\"]\n{extra_config}\n",
         extractor_config(env),
         agent.display()
     ));
-}
-
-fn git(root: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 fn read(root: &Path, rel: &str) -> Option<Vec<u8>> {
@@ -135,19 +108,11 @@ fn full_pipeline_writes_codex_layout_and_keeps_history() {
     assert!(out.contains("nothing changed"), "{out}");
     assert!(!calls_marker.exists(), "the backend must not be called");
     assert_eq!(git(&root, &["rev-list", "--count", "HEAD"]), after);
-    let mut db = rusqlite::Connection::open(env.memkit_home.join("memkit.sqlite")).unwrap();
-    let selected: i64 = db
-        .query_row(
-            "SELECT COUNT(*) FROM stage1_outputs WHERE selected_for_phase2 = 1",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let selected = env.count("SELECT COUNT(*) FROM stage1_outputs WHERE selected_for_phase2 = 1");
     assert_eq!(selected, 3);
     let status = env.ok(&["status"]);
     assert!(status.contains("consolidate  done at"), "{status}");
     assert!(status.contains("baseline     "), "{status}");
-    drop(db.transaction().unwrap());
 }
 
 #[test]
@@ -286,10 +251,18 @@ fn diff_agrees_with_the_git_cli() {
     assert_eq!(json["files_changed"], 5);
     let file = std::fs::read_to_string(root.join("phase2_workspace_diff.md")).unwrap();
     assert!(file.starts_with("# Memory Workspace Diff"));
+    let status: String = names
+        .lines()
+        .map(|l| {
+            let (letter, path) = l.split_once('\t').unwrap();
+            format!("- {letter} {path}\n")
+        })
+        .collect();
     assert!(
-        file.contains("## Status\n\n- D gone.md\n- M MEMORY.md\n") || file.contains("- D gone.md"),
-        "{file}"
+        file.contains(&format!("## Status\n\n{status}\n## Diff\n")),
+        "the status lists exactly what --name-status printed, in its order: {file}"
     );
+    assert!(status.contains("- D gone.md\n"), "{status}");
     assert!(file.trim_end().ends_with("```"));
 }
 

@@ -3,9 +3,8 @@
 mod common;
 
 use common::mock::{MockServer, Response, chat_answer, stage_one};
-use common::{TestEnv, thread_id};
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use common::{TestEnv, command_extractor, git, thread_id};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -33,20 +32,10 @@ fn stage<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value
 }
 
 fn commits(root: &Path) -> usize {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(["rev-list", "--count", "HEAD"])
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
-}
-
-fn script(env: &TestEnv, name: &str, body: &str) -> PathBuf {
-    let p = env.root.join(name);
-    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-    p
+    git(root, &["rev-list", "--count", "HEAD"])
+        .trim()
+        .parse()
+        .unwrap()
 }
 
 #[test]
@@ -94,15 +83,11 @@ fn a_fresh_home_runs_with_defaults_and_a_second_run_changes_nothing() {
 #[test]
 fn an_overlapping_run_exits_0_and_says_who_is_running() {
     let env = TestEnv::new();
-    let slow = script(
-        &env,
+    let slow = env.script(
         "slow.sh",
         &format!("cat >/dev/null\nsleep 2\nprintf '%s' '{}'", stage_one("s")),
     );
-    env.write_config(&format!(
-        "[extract]\nbackend = \"command\"\ncommand = [\"{}\"]\n",
-        slow.display()
-    ));
+    env.write_config(&command_extractor(&slow));
     env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
     let first = env
         .cmd()
@@ -155,14 +140,11 @@ fn folder_contents(env: &TestEnv) -> Vec<(String, String)> {
 fn crash_env() -> TestEnv {
     let env = TestEnv::new();
     let answer = stage_one("c");
-    let extractor = script(
-        &env,
+    let extractor = env.script(
         "extract.sh",
         &format!("cat >/dev/null\nsleep 0.4\nprintf '%s' '{answer}'"),
     );
-    let agent = script(
-        &env,
-        "agent.sh",
+    let agent = env.script("agent.sh",
         "cat >/dev/null\nsleep 1.5\nprintf '# Task Group: /home/dev/proj\\nscope: all\\n' > MEMORY.md\nprintf 'v1\\n## What is in Memory\\n### /home/dev/proj\\n' > memory_summary.md",
     );
     env.write_config(&format!(
@@ -200,7 +182,7 @@ fn assert_recovered(env: &TestEnv, reference: &[(String, String)]) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    let db = rusqlite::Connection::open(env.memkit_home.join("memkit.sqlite")).unwrap();
+    let db = env.db();
     let check: String = db
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
         .unwrap();
@@ -286,8 +268,7 @@ fn an_unreachable_backend_fails_the_run_and_the_next_run_retries() {
         server.url
     ));
     // An hour passes: the backoff ends.
-    rusqlite::Connection::open(env.memkit_home.join("memkit.sqlite"))
-        .unwrap()
+    env.db()
         .execute(
             "UPDATE jobs SET retry_at = 0 WHERE kind = 'memory_stage1'",
             [],

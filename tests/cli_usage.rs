@@ -3,9 +3,8 @@
 
 mod common;
 
-use common::{TestEnv, thread_id};
+use common::{TestEnv, command_extractor, thread_id};
 use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
 use std::process::Stdio;
 
 /// Extraction through a command backend with a fixed answer, so every session has an output.
@@ -15,25 +14,15 @@ fn configure(env: &TestEnv) {
         "rollout_summary": "# Summary\n",
         "rollout_slug": null
     });
-    let s = env.root.join("extractor.sh");
-    std::fs::write(
-        &s,
-        format!("#!/bin/sh\ncat >/dev/null\nprintf '%s' '{answer}'\n"),
-    )
-    .unwrap();
-    std::fs::set_permissions(&s, std::fs::Permissions::from_mode(0o755)).unwrap();
-    env.write_config(&format!(
-        "[extract]\nbackend = \"command\"\ncommand = [\"{}\"]\n",
-        s.display()
-    ));
-}
-
-fn db(env: &TestEnv) -> rusqlite::Connection {
-    rusqlite::Connection::open(env.memkit_home.join("memkit.sqlite")).unwrap()
+    let s = env.script(
+        "extractor.sh",
+        &format!("cat >/dev/null\nprintf '%s' '{answer}'"),
+    );
+    env.write_config(&command_extractor(&s));
 }
 
 fn usage_of(env: &TestEnv, id: &str) -> (Option<i64>, Option<i64>) {
-    db(env)
+    env.db()
         .query_row(
             "SELECT usage_count, last_usage FROM stage1_outputs WHERE thread_id = ?1",
             [id],
@@ -160,12 +149,14 @@ fn prune_lists_then_deletes_unused_memories() {
     let dry = env.ok(&["prune", "--dry-run"]);
     assert!(dry.contains(&format!("would prune {old}")), "{dry}");
     assert!(dry.contains("would delete 1"));
-    let n: i64 = db(&env)
+    let n: i64 = env
+        .db()
         .query_row("SELECT COUNT(*) FROM stage1_outputs", [], |r| r.get(0))
         .unwrap();
     assert_eq!(n, 2);
     env.ok(&["prune"]);
-    let left: Vec<String> = db(&env)
+    let left: Vec<String> = env
+        .db()
         .prepare("SELECT thread_id FROM stage1_outputs")
         .unwrap()
         .query_map([], |r| r.get(0))
@@ -304,7 +295,8 @@ fn reset_wipes_memories_and_refuses_a_symlinked_root() {
     assert!(out.contains("deleted 1 memories"), "{out}");
     let root = env.memory_root();
     assert!(root.is_dir() && std::fs::read_dir(&root).unwrap().count() == 0);
-    let n: i64 = db(&env)
+    let n: i64 = env
+        .db()
         .query_row("SELECT COUNT(*) FROM threads", [], |r| r.get(0))
         .unwrap();
     assert_eq!(n, 1, "the catalog is kept");

@@ -6,7 +6,6 @@ mod common;
 use common::{TestEnv, thread_id};
 use memkit::memory::validate::validate_files;
 use std::path::Path;
-use std::process::Command;
 
 fn read(root: &Path, name: &str) -> String {
     std::fs::read_to_string(root.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -23,18 +22,7 @@ fn valid_files(root: &Path) -> (String, String) {
 }
 
 fn git_status(root: &Path) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(["status", "--porcelain"])
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::git(root, &["status", "--porcelain"])
 }
 
 #[test]

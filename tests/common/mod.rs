@@ -54,6 +54,25 @@ impl TestEnv {
         c
     }
 
+    /// An executable shell script `name` in the test root running `body`.
+    pub fn script(&self, name: &str, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let p = self.root.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    }
+
+    /// The state database.
+    pub fn db(&self) -> rusqlite::Connection {
+        rusqlite::Connection::open(self.memkit_home.join("memkit.sqlite")).unwrap()
+    }
+
+    /// The one number `sql` returns from the state database.
+    pub fn count(&self, sql: &str) -> i64 {
+        self.db().query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+
     /// Runs memkit with `args`.
     pub fn run(&self, args: &[&str]) -> Output {
         self.cmd().args(args).output().expect("memkit runs")
@@ -221,6 +240,30 @@ fn copy_tree(src: &Path, dst: &Path, out: &mut Vec<PathBuf>) {
             out.push(target);
         }
     }
+}
+
+/// The `[extract]` section for the command backend running `program`.
+pub fn command_extractor(program: &Path) -> String {
+    format!(
+        "[extract]\nbackend = \"command\"\ncommand = [\"{}\"]\n",
+        program.display()
+    )
+}
+
+/// Runs `git -C root args`, asserting it succeeds; returns its stdout.
+pub fn git(root: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
 }
 
 /// Parses JSON Lines output.
