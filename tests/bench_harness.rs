@@ -26,7 +26,10 @@ fn the_harness_runs_every_benchmark_on_a_tiny_corpus() {
         "sync + diff",
         "peak RSS, one huge rollout",
     ] {
-        assert!(names.contains(&expected), "missing {expected}: {names:?}");
+        assert!(
+            names.contains(&expected),
+            "missing {expected}: {names:?} (peak RSS is measured with GNU time: /usr/bin/time)"
+        );
     }
     for r in &rows {
         assert!(r.ratio.is_finite() && r.ratio > 0.0, "{r:?}");
@@ -53,6 +56,7 @@ fn the_corpus_is_deterministic_and_in_the_real_layouts() {
     let ga = corpus::generate(&spec, &a);
     let gb = corpus::generate(&spec, &b);
     assert_eq!(ga.bytes, gb.bytes);
+    assert_eq!(ga.files.len(), gb.files.len());
     for (x, y) in ga.files.iter().zip(&gb.files) {
         assert_eq!(x.strip_prefix(&a).unwrap(), y.strip_prefix(&b).unwrap());
         assert_eq!(std::fs::read(x).unwrap(), std::fs::read(y).unwrap());

@@ -71,12 +71,14 @@ pub fn filtered_items(path: &Path) -> String {
     serde_json::to_string(&items).unwrap_or_default()
 }
 
-/// Codex's v1 cut: head and tail halves of `budget_tokens × 4` bytes.
+/// Codex's v1 cut: head and tail halves of `budget_tokens × 4` bytes, with
+/// the truncation marker between them.
 pub fn truncated_len(full: usize, budget_tokens: usize) -> usize {
-    let budget = budget_tokens * 4;
+    use memkit::util::text::{APPROX_BYTES_PER_TOKEN, truncation_marker};
+    let budget = budget_tokens * APPROX_BYTES_PER_TOKEN;
     if full <= budget {
         full
     } else {
-        budget + "…000000 tokens truncated…".len()
+        budget + truncation_marker(full - budget).len()
     }
 }

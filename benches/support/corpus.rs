@@ -50,6 +50,15 @@ impl Rng {
     }
 }
 
+/// The file in a corpus folder that records the settings it was generated
+/// with; it is written last, so it also marks the corpus as complete.
+const SETTINGS_FILE: &str = "corpus.settings";
+
+/// Whether `out` holds a complete corpus generated with exactly `spec`.
+pub fn generated_with(spec: &Spec, out: &Path) -> bool {
+    fs::read_to_string(out.join(SETTINGS_FILE)).is_ok_and(|s| s == format!("{spec:?}\n"))
+}
+
 /// What to generate.
 #[derive(Debug, Clone)]
 pub struct Spec {
@@ -190,10 +199,7 @@ struct Writer {
 
 impl Writer {
     fn line(&mut self, v: &serde_json::Value) {
-        let text = v.to_string();
-        self.written += text.len() as u64 + 1;
-        self.out.write_all(text.as_bytes()).unwrap();
-        self.out.write_all(b"\n").unwrap();
+        self.raw(&v.to_string());
     }
 
     fn raw(&mut self, text: &str) {
@@ -408,6 +414,8 @@ fn claude_session(path: &Path, id: &str, target: u64, rng: &mut Rng, g: &mut Gen
 
 /// Generates the corpus under `out` (`.codex/` and `.claude/`).
 pub fn generate(spec: &Spec, out: &Path) -> Generated {
+    let settings = out.join(SETTINGS_FILE);
+    let _ = fs::remove_file(&settings);
     let mut rng = Rng::new(spec.seed);
     let mut g = Generated {
         codex_home: out.join(".codex"),
@@ -447,5 +455,7 @@ pub fn generate(spec: &Spec, out: &Path) -> Generated {
             }
         }
     }
+    fs::create_dir_all(out).unwrap();
+    fs::write(&settings, format!("{spec:?}\n")).unwrap();
     g
 }
