@@ -29,6 +29,21 @@ fn token(c: Claim) -> String {
 
 const NOW: i64 = 1_000_000;
 
+/// Finishes the claim `token` on `key` at `version` with an output made of
+/// `text`; whether the claim was still ours.
+fn succeed(s: &mut Store, key: &str, token: &str, version: i64, text: &str) -> bool {
+    mark_stage1_succeeded(
+        s.conn_mut(),
+        key,
+        token,
+        version,
+        &output(text),
+        &OutputMeta::default(),
+        NOW,
+    )
+    .unwrap()
+}
+
 fn phase2_watermark(conn: &Connection) -> Option<(String, i64)> {
     conn.query_row(
         "SELECT status, input_watermark FROM jobs WHERE kind = ?1 AND job_key = ?2",
@@ -44,18 +59,7 @@ fn claim_succeed_then_up_to_date_then_newer_version() {
     let (mut s, _) = temp_store();
     let opts = ClaimOptions::default();
     let t = token(try_claim_stage1(s.conn_mut(), "A", "w1", 100, opts, NOW).unwrap());
-    assert!(
-        mark_stage1_succeeded(
-            s.conn_mut(),
-            "A",
-            &t,
-            100,
-            &output("a"),
-            &OutputMeta::default(),
-            NOW
-        )
-        .unwrap()
-    );
+    assert!(succeed(&mut s, "A", &t, 100, "a"));
     assert_eq!(
         try_claim_stage1(s.conn_mut(), "A", "w1", 100, opts, NOW).unwrap(),
         Claim::SkippedUpToDate
@@ -67,16 +71,7 @@ fn claim_succeed_then_up_to_date_then_newer_version() {
     // force re-extracts an up-to-date version
     let (mut s2, _) = temp_store();
     let t = token(try_claim_stage1(s2.conn_mut(), "B", "w", 100, opts, NOW).unwrap());
-    mark_stage1_succeeded(
-        s2.conn_mut(),
-        "B",
-        &t,
-        100,
-        &output("b"),
-        &OutputMeta::default(),
-        NOW,
-    )
-    .unwrap();
+    succeed(&mut s2, "B", &t, 100, "b");
     let forced = ClaimOptions {
         force: true,
         ..opts
@@ -101,31 +96,9 @@ fn live_lease_blocks_and_expired_lease_is_stolen() {
         .unwrap();
     let second = token(try_claim_stage1(s.conn_mut(), "A", "w2", 100, opts, NOW).unwrap());
     // The first worker lost its claim: its finalisation is a no-op.
-    assert!(
-        !mark_stage1_succeeded(
-            s.conn_mut(),
-            "A",
-            &first,
-            100,
-            &output("old"),
-            &OutputMeta::default(),
-            NOW
-        )
-        .unwrap()
-    );
+    assert!(!succeed(&mut s, "A", &first, 100, "old"));
     assert!(!mark_stage1_failed(s.conn(), "A", &first, "late", 3600, NOW).unwrap());
-    assert!(
-        mark_stage1_succeeded(
-            s.conn_mut(),
-            "A",
-            &second,
-            100,
-            &output("new"),
-            &OutputMeta::default(),
-            NOW
-        )
-        .unwrap()
-    );
+    assert!(succeed(&mut s, "A", &second, 100, "new"));
     let raw: String = s
         .conn()
         .query_row("SELECT raw_memory FROM stage1_outputs", [], |r| r.get(0))
@@ -282,16 +255,7 @@ fn no_output_deletes_and_enqueues_only_when_something_was_deleted() {
     );
 
     let t = token(try_claim_stage1(s.conn_mut(), "B", "w", 100, opts, NOW).unwrap());
-    mark_stage1_succeeded(
-        s.conn_mut(),
-        "B",
-        &t,
-        100,
-        &output("b"),
-        &OutputMeta::default(),
-        NOW,
-    )
-    .unwrap();
+    succeed(&mut s, "B", &t, 100, "b");
     assert_eq!(
         phase2_watermark(s.conn()),
         Some(("pending".into(), 100)),
@@ -326,27 +290,9 @@ fn an_older_version_never_overwrites_a_newer_output() {
         ..Default::default()
     };
     let t = token(try_claim_stage1(s.conn_mut(), "A", "w", 200, forced, NOW).unwrap());
-    mark_stage1_succeeded(
-        s.conn_mut(),
-        "A",
-        &t,
-        200,
-        &output("new"),
-        &OutputMeta::default(),
-        NOW,
-    )
-    .unwrap();
+    succeed(&mut s, "A", &t, 200, "new");
     let t = token(try_claim_stage1(s.conn_mut(), "A", "w", 100, forced, NOW).unwrap());
-    mark_stage1_succeeded(
-        s.conn_mut(),
-        "A",
-        &t,
-        100,
-        &output("old"),
-        &OutputMeta::default(),
-        NOW,
-    )
-    .unwrap();
+    succeed(&mut s, "A", &t, 100, "old");
     let raw: String = s
         .conn()
         .query_row("SELECT raw_memory FROM stage1_outputs", [], |r| r.get(0))
