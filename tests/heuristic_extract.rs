@@ -8,6 +8,7 @@ use memkit::backends::heuristic::HeuristicExtractor;
 use memkit::backends::{ExtractRequest, Extractor, StageOneOutput};
 use memkit::modelinput::{Limits, SessionRef, prepare};
 use memkit::sources::{Tool, detect_tool};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Runs the extractor on one session file.
@@ -123,19 +124,34 @@ fn show(name: &str, out: &StageOneOutput) {
     }
 }
 
-#[test]
-fn fixtures() {
-    let dir = common::fixtures_dir();
-    for path in jsonl_files(&dir) {
-        let name = path.strip_prefix(&dir).unwrap().display().to_string();
+/// Extracts every session file under `dir` (each shown, each non-empty one
+/// checked for shape), by path relative to `dir`.
+fn extract_all(dir: &Path) -> BTreeMap<String, StageOneOutput> {
+    let mut all = BTreeMap::new();
+    for path in jsonl_files(dir) {
+        let name = path.strip_prefix(dir).unwrap().display().to_string();
         let out = extract(&path);
         show(&name, &out);
         if !out.is_empty() {
             check_shape(&name, &out);
         }
+        all.insert(name, out);
     }
-    let out = extract(
-        &dir.join("codex/rollout-2026-03-02T11-00-00-0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl"),
+    all
+}
+
+/// The output of the session `name` (relative to the folder), which must exist.
+fn output<'a>(all: &'a BTreeMap<String, StageOneOutput>, name: &str) -> &'a StageOneOutput {
+    all.get(name)
+        .unwrap_or_else(|| panic!("no session file {name}"))
+}
+
+#[test]
+fn fixtures() {
+    let all = extract_all(&common::fixtures_dir());
+    let out = output(
+        &all,
+        "codex/rollout-2026-03-02T11-00-00-0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl",
     );
     let raw = &out.raw_memory;
     assert!(raw.contains("\nPreference signals:\n- We use pnpm here, not npm. (evidence: "));
@@ -146,8 +162,9 @@ fn fixtures() {
     assert!(raw.contains("- src/cart.ts (edited)"));
     assert!(raw.contains("task_outcome: partial"), "{raw}");
 
-    let out = extract(
-        &dir.join("claude/projects/-home-dev-api/7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6.jsonl"),
+    let out = output(
+        &all,
+        "claude/projects/-home-dev-api/7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6.jsonl",
     );
     assert!(
         out.raw_memory
@@ -160,8 +177,9 @@ fn fixtures() {
             .contains("- test/login.race.test.ts (edited)")
     );
 
-    let out = extract(
-        &dir.join("codex/rollout-2025-08-14T11-00-00-4b9f2c1e-8a7d-4e6f-9b0a-1c2d3e4f5a6b.jsonl"),
+    let out = output(
+        &all,
+        "codex/rollout-2025-08-14T11-00-00-4b9f2c1e-8a7d-4e6f-9b0a-1c2d3e4f5a6b.jsonl",
     );
     assert!(
         out.raw_memory
@@ -174,7 +192,7 @@ fn fixtures() {
         "claude/projects/-home-dev-api/agent-a1b2c3d.jsonl",
     ] {
         assert!(
-            extract(&dir.join(trivial)).is_empty(),
+            output(&all, trivial).is_empty(),
             "{trivial} should be empty"
         );
     }
@@ -196,18 +214,14 @@ fn samples() {
         "claude/v2.0.76-agent-sidechain-af1ff21.jsonl",
         "codex/v0.135.0-exec-redacted-019e9625.jsonl",
     ];
-    for path in jsonl_files(&dir) {
-        let name = path.strip_prefix(&dir).unwrap().display().to_string();
-        let out = extract(&path);
-        show(&name, &out);
-        if !out.is_empty() {
-            check_shape(&name, &out);
-        }
-        if non_empty.contains(&name.as_str()) {
-            assert!(!out.is_empty(), "{name} should give a memory");
-        }
-        if empty.contains(&name.as_str()) {
-            assert!(out.is_empty(), "{name} should be empty");
-        }
+    let all = extract_all(&dir);
+    for name in non_empty {
+        assert!(
+            !output(&all, name).is_empty(),
+            "{name} should give a memory"
+        );
+    }
+    for name in empty {
+        assert!(output(&all, name).is_empty(), "{name} should be empty");
     }
 }
