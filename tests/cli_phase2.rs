@@ -456,6 +456,21 @@ fn edits_made_while_the_backend_runs_show_up_in_the_next_diff() {
     );
 }
 
+/// A home whose consolidation model (`model`, chat transport) answers
+/// `files`, with one session already extracted.
+fn model_env(files: serde_json::Value, model: &str) -> (MockServer, TestEnv) {
+    let server = MockServer::start(move |_, _| Response::json(200, chat_answer(&files)));
+    let env = TestEnv::new();
+    env.write_config(&format!(
+        "{}\n[consolidate]\nbackend = \"model\"\ntransport = \"chat\"\nmodel = \"{model}\"\nbase_url = \"{}/v1\"\n",
+        extractor_config(&env),
+        server.url
+    ));
+    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    env.ok(&["extract"]);
+    (server, env)
+}
+
 #[test]
 fn model_backend_writes_validated_files_from_one_call() {
     let files = serde_json::json!({
@@ -463,15 +478,7 @@ fn model_backend_writes_validated_files_from_one_call() {
         "memory_summary_md": "v1\n## User Profile\nA developer.\n## What's in Memory\n### /home/dev/proj\n",
         "skills": [{"name": "run-tests", "content": "1. make test\n"}]
     });
-    let server = MockServer::start(move |_, _| Response::json(200, chat_answer(&files)));
-    let env = TestEnv::new();
-    env.write_config(&format!(
-        "{}\n[consolidate]\nbackend = \"model\"\ntransport = \"chat\"\nmodel = \"cons-model\"\nbase_url = \"{}/v1\"\n",
-        extractor_config(&env),
-        server.url
-    ));
-    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
-    env.ok(&["extract"]);
+    let (server, env) = model_env(files, "cons-model");
     env.ok(&["consolidate"]);
     let root = env.memory_root();
     assert_eq!(
@@ -506,15 +513,7 @@ fn model_backend_invalid_answer_changes_nothing() {
         "memory_summary_md": "no header\n",
         "skills": null
     });
-    let server = MockServer::start(move |_, _| Response::json(200, chat_answer(&files)));
-    let env = TestEnv::new();
-    env.write_config(&format!(
-        "{}\n[consolidate]\nbackend = \"model\"\ntransport = \"chat\"\nmodel = \"m\"\nbase_url = \"{}/v1\"\n",
-        extractor_config(&env),
-        server.url
-    ));
-    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
-    env.ok(&["extract"]);
+    let (_server, env) = model_env(files, "m");
     let out = env.run(&["consolidate"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(!env.memory_root().join("MEMORY.md").exists());
