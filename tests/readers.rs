@@ -2,22 +2,12 @@
 
 mod common;
 
-use common::fixtures_dir;
+use common::{fixtures_dir, humans};
 use memkit::sources::{Event, ReadOptions, Role, Tool, Transcript, read_transcript};
 use std::path::{Path, PathBuf};
 
 fn read(path: &Path, tool: Tool) -> Transcript {
     read_transcript(path, tool, ReadOptions::default()).unwrap()
-}
-
-fn humans(t: &Transcript) -> Vec<&str> {
-    t.events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Message(m) if m.role == Role::User => Some(m.text.as_str()),
-            _ => None,
-        })
-        .collect()
 }
 
 fn assistants(t: &Transcript) -> Vec<&str> {

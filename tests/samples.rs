@@ -224,14 +224,7 @@ fn compacted_sample_counts_each_human_message_once() {
     };
     let path = dir.join("codex/v0.136.0-tui-compacted-turn-aborted-019e9ea7.jsonl");
     let t = read_transcript(&path, Tool::Codex, ReadOptions::default()).unwrap();
-    let humans: Vec<&str> = t
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Message(m) if m.role == Role::User => Some(m.text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let humans = common::humans(&t);
     let mut unique = humans.clone();
     unique.sort();
     unique.dedup();

@@ -266,6 +266,18 @@ pub fn git(root: &Path, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// The texts of a transcript's human messages, in order.
+pub fn humans(t: &memkit::sources::Transcript) -> Vec<&str> {
+    use memkit::sources::{Event, Role};
+    t.events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message(m) if m.role == Role::User => Some(m.text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Parses JSON Lines output.
 pub fn json_lines(s: &str) -> Vec<serde_json::Value> {
     s.lines()
