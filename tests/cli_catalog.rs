@@ -52,7 +52,7 @@ fn sessions_lists_metadata_and_eligibility_reasons() {
     let env = TestEnv::new();
     env.install_fixtures();
     let fresh = json_lines(&env.ok(&["sessions", "--json"]));
-    assert_eq!(fresh.len(), 9);
+    assert_eq!(fresh.len(), 10);
     let shop = by_id(&fresh, "0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
     assert_eq!(shop["tool"], "codex");
     assert_eq!(shop["cwd"], "/home/dev/shop");
@@ -84,7 +84,7 @@ fn sessions_lists_metadata_and_eligibility_reasons() {
     env.age_sessions(7 * HOUR);
     let aged = json_lines(&env.ok(&["sessions", "--json"]));
     let eligible: Vec<_> = aged.iter().filter(|v| v["eligible"] == true).collect();
-    assert_eq!(eligible.len(), 5, "{aged:#?}");
+    assert_eq!(eligible.len(), 6, "{aged:#?}");
     let only = json_lines(&env.ok(&["sessions", "--json", "--eligible", "--tool", "claude"]));
     assert_eq!(only.len(), 2);
     assert!(
@@ -120,7 +120,7 @@ fn an_archived_file_keeps_its_thread() {
     assert_eq!(report["sessions_new"], 0);
     assert_eq!(report["sessions_updated"], 1);
     let list = json_lines(&env.ok(&["sessions", "--json", "--no-scan"]));
-    assert_eq!(list.len(), 9);
+    assert_eq!(list.len(), 10);
     let shop = by_id(&list, "0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
     assert_eq!(shop["path"], dst.display().to_string());
     assert_eq!(shop["reason"], "archived");
@@ -258,14 +258,14 @@ fn status_reports_paths_schema_and_counts() {
         status["memory_root"],
         env.memory_root().display().to_string()
     );
-    assert_eq!(status["catalog"]["codex"]["sessions"], 5);
+    assert_eq!(status["catalog"]["codex"]["sessions"], 6);
     assert_eq!(status["catalog"]["claude"]["sessions"], 4);
     assert_eq!(
         status["catalog"]["claude"]["ineligible"]["non_interactive"],
         2
     );
     let human = env.ok(&["status"]);
-    assert!(human.contains("catalog      codex: 5 sessions"), "{human}");
+    assert!(human.contains("catalog      codex: 6 sessions"), "{human}");
 }
 
 #[test]
@@ -320,7 +320,7 @@ fn samples_laid_out_like_the_tools_lay_them_out() {
     env.install_samples(&samples);
     env.ok(&["scan"]);
     let list = json_lines(&env.ok(&["sessions", "--json", "--no-scan"]));
-    assert_eq!(list.len(), 15);
+    assert_eq!(list.len(), 20);
     let legacy = by_id(&list, "cf4def41-21e0-4b91-adb4-5397c1492084");
     assert_eq!(
         (

@@ -102,6 +102,57 @@ fn cite_import_bumps_each_cited_memory_once_at_the_reply_time() {
     assert!(status.contains("2 ever cited"), "{status}");
 }
 
+/// A Codex 0.169+ rollout whose reply cites `ids` twice over: as the
+/// `AgentMessage` item's structured `memory_citation` and as the block in the
+/// response item that follows it.
+fn citing_rollout_0169(env: &TestEnv, id: &str, ids: &[&str]) {
+    let dir = env.codex_home.join("sessions/2026/11/25");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("rollout-2026-11-25T12-00-00-{id}.jsonl"));
+    let ts = "2026-11-25T12:00:00.000Z";
+    let lines = [
+        serde_json::json!({"timestamp": ts, "ordinal": 0, "type": "session_meta", "payload": {"id": id, "cwd": "/home/dev/proj", "source": "exec", "cli_version": "0.171.0"}}),
+        serde_json::json!({"timestamp": ts, "ordinal": 1, "type": "event_msg", "payload": {"type": "item_completed", "item": {"type": "UserMessage", "id": "u1", "content": [{"type": "text", "text": "how do I run the tests?"}]}}}),
+        serde_json::json!({"timestamp": ts, "ordinal": 2, "type": "event_msg", "payload": {"type": "item_completed", "item": {"type": "AgentMessage", "id": "msg_1",
+            "content": [{"type": "Text", "text": "Run `make test`.\n"}],
+            "memory_citation": {"entries": [{"path": "MEMORY.md", "lineStart": 1, "lineEnd": 4, "note": "build steps"}], "rolloutIds": ids}}}}),
+        serde_json::json!({"timestamp": ts, "ordinal": 3, "type": "response_item", "payload": {"type": "message", "id": "msg_1", "role": "assistant",
+            "content": [{"type": "output_text", "text": format!("Run `make test`.\n{}", citation_block(ids))}]}}),
+    ];
+    std::fs::write(
+        &path,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn cite_import_counts_a_codex_0169_reply_with_both_forms_once() {
+    let env = TestEnv::new();
+    configure(&env);
+    let (a, b) = (thread_id(1), thread_id(2));
+    for id in [&a, &b] {
+        env.write_codex_session(id, &["Fix the flaky test"]);
+    }
+    env.ok(&["extract"]);
+    citing_rollout_0169(&env, &thread_id(60), &[&a, &b]);
+    let report: serde_json::Value =
+        serde_json::from_str(&env.ok(&["cite-import", "--json"])).unwrap();
+    assert_eq!(
+        report["citations_found"], 1,
+        "the block and the field are one citing reply: {report}"
+    );
+    assert_eq!(report["outputs_bumped"], 2, "{report}");
+    assert_eq!(usage_of(&env, &a), (Some(1), Some(REPLY_AT)));
+    assert_eq!(usage_of(&env, &b), (Some(1), Some(REPLY_AT)));
+    let shown = env.ok(&["show-session", &thread_id(60)]);
+    assert!(
+        !shown.contains("<oai-mem-citation>")
+            && shown.contains("(cited MEMORY.md:1-4: build steps)"),
+        "the block is shown as a citation, not as reply text: {shown}"
+    );
+}
+
 #[test]
 fn cite_import_from_stdin_counts_a_text_once() {
     let env = TestEnv::new();

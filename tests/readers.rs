@@ -174,6 +174,152 @@ fn codex_subagent_and_exec_sources() {
 }
 
 #[test]
+fn codex_0169_resumed_thread_mixing_generations() {
+    let t = read(&codex_fixture("0123456789ab"), Tool::Codex);
+    assert_eq!(t.info.id, "01a23100-aaaa-7bbb-8ccc-0123456789ab");
+    assert_eq!(t.info.cwd.as_deref(), Some("/home/dev/notes-app"));
+    assert_eq!(t.info.source, "cli");
+    assert_eq!(t.info.memory_mode, "enabled");
+    assert_eq!(t.stats.malformed, 0);
+    // Each human message once, whichever event forms hold it; the AGENTS.md
+    // message carrying memkit's own block is never the human.
+    assert_eq!(
+        humans(&t),
+        vec![
+            "Run the tests with pnpm, never npm.",
+            "fix the failing test",
+            "what about the screenshot\n[image]"
+        ]
+    );
+    assert_eq!(
+        assistants(&t),
+        vec![
+            "The tests fail in src/a.test.ts.",
+            "Fixed: the test passes now.",
+            "There is no screenshots folder."
+        ],
+        "AgentMessage + response item are one reply; a reply without its twin still counts"
+    );
+    let summary: Vec<(&str, &str, Option<i64>, bool)> = calls(&t)
+        .iter()
+        .map(|c| (c.name.as_str(), c.input.as_str(), c.exit_code, c.failed))
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            ("exec_command", "pnpm test", Some(1), true),
+            (
+                "exec_command",
+                "pnpm vitest run src/a.test.ts",
+                Some(1),
+                true
+            ),
+            ("exec_command", "git diff --stat", Some(0), false),
+            ("exec_command", "pnpm test", Some(0), false),
+            ("exec_command", "ls screenshots", None, true),
+        ],
+        "the code-mode script is shown as the commands it ran"
+    );
+    assert!(
+        !calls(&t)
+            .iter()
+            .any(|c| c.input.contains("tools.exec_command")),
+        "no JavaScript"
+    );
+    let cited: Vec<_> = t
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message(m) => m.citation.as_ref(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(cited.len(), 1);
+    assert_eq!(
+        cited[0].rollout_ids,
+        vec!["019a0b0c-0d0e-7f10-8111-213141516171"]
+    );
+    assert_eq!(cited[0].entries.len(), 1, "block and field merged");
+    assert_eq!(
+        (cited[0].entries[0].line_start, cited[0].entries[0].line_end),
+        (4, 6)
+    );
+}
+
+#[test]
+fn codex_0169_reply_order_and_twins() {
+    let dir = temp_dir();
+    let meta = r#"{"timestamp":"2026-11-28T10:00:00.000Z","ordinal":0,"type":"session_meta","payload":{"id":"01a23100-0000-7000-8000-000000000001","cwd":"/w","source":"exec"}}"#;
+    let item = |id: &str, text: &str| {
+        format!(
+            r#"{{"timestamp":"2026-11-28T10:00:01.000Z","ordinal":1,"type":"event_msg","payload":{{"type":"item_completed","item":{{"type":"AgentMessage","id":"{id}","content":[{{"type":"Text","text":"{text}"}}]}}}}}}"#
+        )
+    };
+    let response = |id: &str, text: &str| {
+        format!(
+            r#"{{"timestamp":"2026-11-28T10:00:02.000Z","ordinal":2,"type":"response_item","payload":{{"type":"message","id":"{id}","role":"assistant","phase":"final_answer","content":[{{"type":"output_text","text":"{text}"}}]}}}}"#
+        )
+    };
+    // The response item first, then its AgentMessage twin; then two
+    // different replies back to back.
+    let text = [
+        meta.to_string(),
+        response("m1", "first"),
+        item("m1", "first"),
+        item("m2", "second"),
+        item("m3", "third"),
+        response("m3", "third"),
+    ]
+    .join("\n");
+    let path = write(
+        &dir,
+        "rollout-2026-11-28T10-00-00-01a23100-0000-7000-8000-000000000001.jsonl",
+        text.as_bytes(),
+    );
+    let t = read(&path, Tool::Codex);
+    assert_eq!(assistants(&t), vec!["first", "second", "third"]);
+    let finals: Vec<_> = t
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message(m) if m.role == Role::Assistant => Some(m.phase.is_some()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        finals,
+        vec![true, false, true],
+        "the response item's phase wins"
+    );
+}
+
+#[test]
+fn memkit_block_coming_back_from_a_hook_is_not_the_human() {
+    let dir = temp_dir();
+    let line = |text: &str, uuid: &str| {
+        serde_json::json!({"type": "user", "uuid": uuid, "sessionId": "5b77aad0-0000-4000-8000-000000000001",
+            "cwd": "/w", "timestamp": "2026-11-28T10:00:00.000Z",
+            "message": {"role": "user", "content": text}})
+        .to_string()
+    };
+    let text = [
+        line(
+            "SessionStart hook additional context: ## Memory\n========= MEMORY_SUMMARY BEGINS =========\nv1\n========= MEMORY_SUMMARY ENDS =========",
+            "u1",
+        ),
+        line("add a login page", "u2"),
+    ]
+    .join("\n");
+    let path = write(
+        &dir,
+        "5b77aad0-0000-4000-8000-000000000001.jsonl",
+        text.as_bytes(),
+    );
+    let t = read(&path, Tool::Claude);
+    assert_eq!(humans(&t), vec!["add a login page"]);
+}
+
+#[test]
 fn claude_main_session_assembles_and_pairs() {
     let path = fixtures_dir()
         .join("claude/projects/-home-dev-api/7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6.jsonl");

@@ -1,10 +1,12 @@
 //! The shared real-world samples (read in place, never copied into the
 //! repository). Expected values were worked out from the files with `jq`:
-//! Codex human turns = `event_msg/user_message` lines (pre-envelope: user
+//! Codex human turns = `event_msg/user_message` lines, or for 0.169+ files
+//! `item_completed` items of type `UserMessage` (pre-envelope: user
 //! messages minus the two injected-context ones); tool calls = function,
-//! custom, local-shell, web-search and tool-search call items; Claude human
-//! turns by reading every non-sidechain user entry; tool calls = distinct
-//! `tool_use` ids of the dialogue.
+//! custom, local-shell, web-search and tool-search call items, except that a
+//! code-mode `exec` script counts as the `CommandExecution` items it ran;
+//! Claude human turns by reading every non-sidechain user entry; tool calls =
+//! distinct `tool_use` ids of the dialogue.
 //!
 //! Skipped (with a note) when the samples folder is absent.
 
@@ -158,6 +160,51 @@ const EXPECTED: &[Expect] = &[
         human: 0,
         tools: 12,
     },
+    Expect {
+        file: "codex/v0.169.0-exec-toolcall-01a23040.jsonl",
+        tool: Tool::Codex,
+        id: "01a23040-0685-7983-a315-3fd9d2ab31c9",
+        cwd: "/home/dev/src/demo",
+        source: "exec",
+        human: 1,
+        tools: 1,
+    },
+    Expect {
+        file: "codex/v0.169.0-exec-citation-01a23040.jsonl",
+        tool: Tool::Codex,
+        id: "01a23040-098b-77c1-8b72-063a881699f5",
+        cwd: "/home/dev/src/demo",
+        source: "exec",
+        human: 1,
+        tools: 0,
+    },
+    Expect {
+        file: "codex/v0.169.0-exec-codemode-01a2303c.jsonl",
+        tool: Tool::Codex,
+        id: "01a2303c-5409-7722-b51b-5a90f1c9e089",
+        cwd: "/home/dev/src/demo",
+        source: "exec",
+        human: 1,
+        tools: 1,
+    },
+    Expect {
+        file: "codex/v0.169.0-tui-01a23035.jsonl",
+        tool: Tool::Codex,
+        id: "01a23035-e95f-7121-9d79-96083b1f2189",
+        cwd: "/home/dev/src/demo",
+        source: "vscode",
+        human: 1,
+        tools: 0,
+    },
+    Expect {
+        file: "claude/v2.1.332-sdk-cli-toolcall-5b77aad0.jsonl",
+        tool: Tool::Claude,
+        id: "5b77aad0-f1a5-453e-b285-79f678efc6cf",
+        cwd: "/home/dev/src/demo",
+        source: "sdk-cli",
+        human: 1,
+        tools: 1,
+    },
 ];
 
 /// Openings that would mean injected context leaked into human text.
@@ -253,4 +300,76 @@ fn zstd_copy_of_a_sample_reads_the_same() {
     assert_eq!(a.events, b.events);
     assert_eq!(a.info, b.info);
     std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+#[test]
+fn codex_0169_samples_give_commands_with_exit_codes_and_one_cited_reply() {
+    let Some(dir) = common::samples_dir() else {
+        return;
+    };
+    for file in [
+        "codex/v0.169.0-exec-toolcall-01a23040.jsonl",
+        "codex/v0.169.0-exec-codemode-01a2303c.jsonl",
+    ] {
+        let t = read_transcript(&dir.join(file), Tool::Codex, ReadOptions::default()).unwrap();
+        let calls: Vec<_> = t
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::ToolCall(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(calls.len(), 1, "{file}");
+        let call = calls[0];
+        assert_eq!(
+            call.input,
+            "printf '\\n- edited by the mock consolidation agent\\n' >> MEMORY.md && echo ok",
+            "{file}: the command, not a script or its bash -lc wrapper"
+        );
+        assert_eq!(call.exit_code, Some(0), "{file}");
+        assert_eq!(call.output.as_deref().map(str::trim), Some("ok"), "{file}");
+        assert_eq!(
+            common::humans(&t),
+            vec![if file.contains("codemode") {
+                "patch MEMORY.md"
+            } else {
+                "append a line to MEMORY.md"
+            }]
+        );
+    }
+    let t = read_transcript(
+        &dir.join("codex/v0.169.0-exec-citation-01a23040.jsonl"),
+        Tool::Codex,
+        ReadOptions::default(),
+    )
+    .unwrap();
+    let replies: Vec<_> = t
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message(m) if m.role == Role::Assistant => Some(m),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        replies.len(),
+        1,
+        "AgentMessage and response item are one reply"
+    );
+    assert_eq!(
+        replies[0].text,
+        "Using memory: run cargo fmt before committing."
+    );
+    let cited = replies[0].citation.as_ref().expect("the reply's citation");
+    assert_eq!(
+        cited.rollout_ids,
+        vec!["019da9bd-7cbb-7d22-b21c-80faf72e7f8a"]
+    );
+    assert_eq!(
+        cited.entries.len(),
+        1,
+        "block and field cite the same lines once"
+    );
+    assert_eq!(cited.entries[0].path, "MEMORY.md");
 }

@@ -3,6 +3,7 @@
 use super::Ctx;
 use crate::cli::ShowSessionArgs;
 use crate::error::{Error, Result};
+use crate::readpath::citations::Citation;
 use crate::sources::{
     Event, Phase, ReadOptions, Role, Tool, Transcript, detect_tool, read_transcript,
 };
@@ -64,6 +65,22 @@ fn stamp(at: Option<i64>) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
+/// A reply's citation, shown apart from its text (as Codex shows it).
+fn print_citation(c: &Citation) {
+    for e in &c.entries {
+        crate::outln!(
+            "  (cited {}:{}-{}: {})",
+            e.path,
+            e.line_start,
+            e.line_end,
+            e.note
+        );
+    }
+    if !c.rollout_ids.is_empty() {
+        crate::outln!("  (cited sessions: {})", c.rollout_ids.join(", "));
+    }
+}
+
 fn print_human(t: &Transcript, full: bool) {
     let i = &t.info;
     crate::outln!("session  {} ({}, source {})", i.id, t.tool.name(), i.source);
@@ -97,6 +114,9 @@ fn print_human(t: &Transcript, full: bool) {
                 crate::outln!("[{}] {who}:", stamp(m.at));
                 for line in m.text.lines() {
                     crate::outln!("  {line}");
+                }
+                if let Some(c) = &m.citation {
+                    print_citation(c);
                 }
             }
             Event::ToolCall(c) => {

@@ -113,6 +113,7 @@ mod tests {
             phase: None,
             at: None,
             line: i as u64,
+            citation: None,
         });
         (e, format!("[user] {text}"))
     }
@@ -154,6 +155,7 @@ mod tests {
             phase: None,
             at: None,
             line: 1,
+            citation: None,
         });
         c.push(e, format!("[user] {}", "é".repeat(500)));
         let cut = c.finish();

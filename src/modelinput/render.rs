@@ -66,6 +66,7 @@ mod tests {
             phase: Some(Phase::FinalAnswer),
             at: None,
             line: 1,
+            citation: None,
         });
         assert_eq!(render_event(&m), "[assistant:final] done");
         let c = Event::ToolCall(ToolCall {

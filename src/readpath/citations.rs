@@ -15,12 +15,21 @@
 //! block is body text); an unterminated block at the end is closed
 //! implicitly; malformed entry lines are dropped silently; ids are
 //! de-duplicated across all blocks in first-seen order.
+//!
+//! Codex 0.169+ also records the citation of a reply as structured data
+//! (`memory_citation: {entries: [{path, lineStart, lineEnd, note}],
+//! rolloutIds: […]}` on its `AgentMessage` items); [`from_structured`] reads
+//! that form, and [`Citation::merge`] joins the two so a reply that carries
+//! both is one citation.
+
+use serde::Serialize;
+use serde_json::Value;
 
 const OPEN: &str = "<oai-mem-citation>";
 const CLOSE: &str = "</oai-mem-citation>";
 
 /// One cited location.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Entry {
     /// Path relative to the memory root.
     pub path: String,
@@ -33,12 +42,109 @@ pub struct Entry {
 }
 
 /// Everything cited in one reply.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct Citation {
     /// Cited locations, in order.
     pub entries: Vec<Entry>,
     /// Cited thread ids, unique, first-seen order (not validated).
     pub rollout_ids: Vec<String>,
+}
+
+impl Citation {
+    /// Whether nothing is cited.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty() && self.rollout_ids.is_empty()
+    }
+
+    /// Adds what `other` cites that this one does not (entries and ids stay unique).
+    pub fn merge(&mut self, other: Citation) {
+        for e in other.entries {
+            if !self.entries.contains(&e) {
+                self.entries.push(e);
+            }
+        }
+        for id in other.rollout_ids {
+            self.add_id(&id);
+        }
+    }
+
+    fn add_id(&mut self, id: &str) {
+        let id = id.trim();
+        if !id.is_empty() && !self.rollout_ids.iter().any(|x| x == id) {
+            self.rollout_ids.push(id.to_string());
+        }
+    }
+}
+
+/// Joins two optional citations of the same reply.
+pub fn merge(a: Option<Citation>, b: Option<Citation>) -> Option<Citation> {
+    match (a, b) {
+        (Some(mut a), Some(b)) => {
+            a.merge(b);
+            Some(a)
+        }
+        (a, b) => a.or(b),
+    }
+}
+
+/// Splits a reply into the text a user sees (citation blocks removed, as
+/// Codex shows it) and what it cites.
+pub fn split_reply(text: &str) -> (String, Option<Citation>) {
+    if !text.contains(OPEN) {
+        return (text.to_string(), None);
+    }
+    let (visible, bodies) = strip_citations(text);
+    (visible.trim_end().to_string(), citation_of(&bodies))
+}
+
+/// Reads Codex's structured `memory_citation` value; `None` when it is
+/// null, not an object, or cites nothing.
+pub fn from_structured(v: &Value) -> Option<Citation> {
+    let mut c = Citation::default();
+    for e in v
+        .get("entries")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let num = |k: &str| {
+            e.get(k)
+                .and_then(Value::as_u64)
+                .and_then(|n| u32::try_from(n).ok())
+        };
+        let (Some(path), Some(line_start), Some(line_end)) = (
+            e.get("path").and_then(Value::as_str),
+            num("lineStart"),
+            num("lineEnd"),
+        ) else {
+            continue;
+        };
+        let entry = Entry {
+            path: path.trim().to_string(),
+            line_start,
+            line_end,
+            note: e
+                .get("note")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .trim()
+                .to_string(),
+        };
+        if !c.entries.contains(&entry) {
+            c.entries.push(entry);
+        }
+    }
+    for id in v
+        .get("rolloutIds")
+        .or_else(|| v.get("rollout_ids"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        c.add_id(id);
+    }
+    (!c.is_empty()).then_some(c)
 }
 
 /// Splits `text` into the text a user sees and the bodies of its citation blocks.
@@ -85,9 +191,13 @@ fn parse_entry(line: &str) -> Option<Entry> {
 
 /// Parses every citation block of a reply; `None` when nothing is cited.
 pub fn parse_citations(text: &str) -> Option<Citation> {
-    let (_, bodies) = strip_citations(text);
+    citation_of(&strip_citations(text).1)
+}
+
+/// The citation that the bodies of a reply's blocks make up.
+fn citation_of(bodies: &[String]) -> Option<Citation> {
     let mut c = Citation::default();
-    for body in &bodies {
+    for body in bodies {
         if let Some(entries) = between(body, "<citation_entries>", "</citation_entries>") {
             c.entries.extend(
                 entries
@@ -99,13 +209,11 @@ pub fn parse_citations(text: &str) -> Option<Citation> {
         }
         let ids = between(body, "<rollout_ids>", "</rollout_ids>")
             .or_else(|| between(body, "<thread_ids>", "</thread_ids>"));
-        for id in ids.into_iter().flat_map(str::lines).map(str::trim) {
-            if !id.is_empty() && !c.rollout_ids.iter().any(|x| x == id) {
-                c.rollout_ids.push(id.to_string());
-            }
+        for id in ids.into_iter().flat_map(str::lines) {
+            c.add_id(id);
         }
     }
-    (!c.entries.is_empty() || !c.rollout_ids.is_empty()).then_some(c)
+    (!c.is_empty()).then_some(c)
 }
 
 #[cfg(test)]
@@ -165,6 +273,30 @@ mod tests {
         );
         assert_eq!(visible, "az</oai-mem-citation>b");
         assert_eq!(bodies, vec!["x<oai-mem-citation>y"]);
+    }
+
+    #[test]
+    fn structured_form_and_block_of_one_reply_merge_into_one_citation() {
+        let structured = serde_json::json!({
+            "entries": [{"path": "MEMORY.md", "lineStart": 1, "lineEnd": 3, "note": "project preference"}],
+            "rolloutIds": [A]
+        });
+        let from_field = from_structured(&structured).unwrap();
+        let (visible, from_block) = split_reply(&format!(
+            "Using memory.\n<oai-mem-citation>\n<citation_entries>\nMEMORY.md:1-3|note=[project preference]\n\
+             </citation_entries>\n<rollout_ids>\n{A}\n{B}\n</rollout_ids>\n</oai-mem-citation>"
+        ));
+        assert_eq!(visible, "Using memory.");
+        let merged = merge(Some(from_field.clone()), from_block).unwrap();
+        assert_eq!(merged.entries, from_field.entries, "the same entry once");
+        assert_eq!(merged.rollout_ids, vec![A, B]);
+        assert_eq!(from_structured(&serde_json::Value::Null), None);
+        assert_eq!(
+            from_structured(&serde_json::json!({"entries": [{"path": "x"}], "rolloutIds": []})),
+            None,
+            "an entry without a line range is dropped"
+        );
+        assert_eq!(split_reply("plain"), ("plain".to_string(), None));
     }
 
     #[test]

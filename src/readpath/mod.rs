@@ -3,3 +3,9 @@
 
 pub mod citations;
 pub mod inject;
+
+/// The start of the line that opens memkit's managed block in an agent's
+/// instruction file (`AGENTS.md`, `GEMINI.md`).
+pub const BLOCK_BEGIN_MARKER: &str = "<!-- memkit:begin";
+/// The line that opens the memory summary inside the read-path block.
+pub const SUMMARY_BEGINS_MARKER: &str = "========= MEMORY_SUMMARY BEGINS =========";

@@ -368,11 +368,9 @@ impl Reader<'_> {
 
     fn flush_assistant(&mut self, stats: &mut ReadStats) {
         if let Some(a) = self.assistant.take() {
-            let text = bounded(a.parts.join("\n\n"), self.opts.max_message_bytes);
-            self.emit(
-                Message::event(Role::Assistant, text, None, a.at, a.line),
-                stats,
-            );
+            let mut reply = Message::reply(&a.parts.join("\n\n"), None, a.at, a.line);
+            reply.text = bounded(reply.text, self.opts.max_message_bytes);
+            self.emit(Event::Message(reply), stats);
         }
     }
 

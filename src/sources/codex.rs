@@ -9,20 +9,31 @@
 //!   response-item echo of it; assistant text comes from response items, never
 //!   from the `agent_message` event echo. `compacted.replacement_history` is a
 //!   derived copy and is never read.
+//! - Codex 0.169+ writes no `user_message`, `agent_message` or
+//!   `exec_command_end` events any more: the human's words, the agent's
+//!   replies (with a structured `memory_citation`) and the commands it ran
+//!   (argv, output, exit code) come as `event_msg/item_completed` items
+//!   (`UserMessage`, `AgentMessage`, `CommandExecution`). A reply recorded
+//!   both as an `AgentMessage` and as an assistant response item is one
+//!   message (joined by item id, citations merged); a human message recorded
+//!   in both event forms (a resumed thread that spans generations) is one
+//!   message. Code-mode models call one `exec` tool with JavaScript: the
+//!   commands that script ran are the tool calls, not the script.
 
 use super::codex_fast::{LineKind, line_kind, output_line};
 use super::text::{
-    bounded, codex_output, codex_request_text, compact_json, environment_cwd, is_codex_injected,
-    json_string_bounded,
+    bounded, carries_memkit_block, codex_output, codex_request_text, compact_json, environment_cwd,
+    is_codex_injected, json_string_bounded,
 };
 use super::{Event, Message, Phase, ReadOptions, ReadStats, Role, SessionInfo, ToolCall};
 use crate::error::Result;
+use crate::readpath::citations;
 use crate::util::ids::is_uuid;
 use crate::util::time::parse_rfc3339_millis;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 /// The thread id carried by a rollout file name (`rollout-<stamp>-<uuid>.jsonl[.zst]`).
@@ -64,6 +75,24 @@ struct TypeOnly {
     kind: Option<String>,
 }
 
+/// Which record a human message came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HumanForm {
+    /// `event_msg/user_message` (Sept 2025 to 0.16x).
+    Event,
+    /// `event_msg/item_completed` with a `UserMessage` item (0.169+).
+    Item,
+}
+
+/// An `AgentMessage` reply waiting for its response-item twin.
+struct HeldReply {
+    id: Option<String>,
+    message: Message,
+}
+
+/// The name of the code-mode tool whose input is a JavaScript program.
+const CODE_MODE_TOOL: &str = "exec";
+
 /// Reader state for one file.
 struct Reader<'s> {
     opts: ReadOptions,
@@ -73,6 +102,16 @@ struct Reader<'s> {
     legacy: bool,
     pending: HashMap<String, ToolCall>,
     exit_codes: HashMap<String, i64>,
+    /// Call ids already emitted (a late `CommandExecution` for one is a twin).
+    emitted_calls: HashSet<String>,
+    /// Pending code-mode `exec` calls that ran commands of their own.
+    scripts_with_commands: HashSet<String>,
+    /// The last human message since the agent last spoke, and its form.
+    last_human: Option<(String, HumanForm)>,
+    /// An `AgentMessage` reply held until its response-item twin arrives.
+    held_reply: Option<HeldReply>,
+    /// Ids of replies already emitted.
+    reply_ids: HashSet<String>,
     sink: &'s mut dyn FnMut(Event, &mut ReadStats),
 }
 
@@ -97,6 +136,11 @@ pub fn read(
         legacy: false,
         pending: HashMap::new(),
         exit_codes: HashMap::new(),
+        emitted_calls: HashSet::new(),
+        scripts_with_commands: HashSet::new(),
+        last_human: None,
+        held_reply: None,
+        reply_ids: HashSet::new(),
         sink,
     };
     let bytes = super::lines::read_raw_lines(path, &mut |raw| {
@@ -135,8 +179,27 @@ pub fn read(
 }
 
 impl Reader<'_> {
+    /// Emits an event, after any reply still held for its twin.
     fn emit(&mut self, event: Event, stats: &mut ReadStats) {
+        self.flush_reply(stats);
+        self.emit_now(event, stats);
+    }
+
+    fn emit_now(&mut self, event: Event, stats: &mut ReadStats) {
+        match &event {
+            Event::Message(m) if m.role == Role::User => {}
+            _ => self.last_human = None,
+        }
         (self.sink)(event, stats);
+    }
+
+    fn flush_reply(&mut self, stats: &mut ReadStats) {
+        if let Some(held) = self.held_reply.take() {
+            if let Some(id) = held.id {
+                self.reply_ids.insert(id);
+            }
+            self.emit_now(Event::Message(held.message), stats);
+        }
     }
 
     /// Handles one line; `false` when it is not valid JSON of a known shape.
@@ -234,6 +297,13 @@ impl Reader<'_> {
                     Some("user_message") => {
                         if let Ok(v) = serde_json::from_str::<Value>(payload.get()) {
                             self.user_message_event(&v, at, number, stats);
+                        }
+                    }
+                    Some("item_completed") => {
+                        if let Ok(v) = serde_json::from_str::<Value>(payload.get())
+                            && let Some(item) = v.get("item")
+                        {
+                            self.completed_item(item, at, number, stats);
                         }
                     }
                     Some("exec_command_end") => {
@@ -348,11 +418,169 @@ impl Reader<'_> {
             }
             text.push_str("[image]");
         }
-        if text.trim().is_empty() || is_codex_injected(&text) {
+        self.human(text, HumanForm::Event, at, number, stats);
+    }
+
+    /// Emits what the human typed, once: the same words recorded in the
+    /// other event form right after are the same message.
+    fn human(
+        &mut self,
+        text: String,
+        form: HumanForm,
+        at: Option<i64>,
+        number: u64,
+        stats: &mut ReadStats,
+    ) {
+        if text.trim().is_empty() || is_codex_injected(&text) || carries_memkit_block(&text) {
             return;
         }
-        let text = bounded(text, self.opts.max_message_bytes);
-        self.emit(Message::event(Role::User, text, None, at, number), stats);
+        if let Some((last, last_form)) = &self.last_human
+            && *last_form != form
+            && *last == text
+        {
+            return;
+        }
+        let bounded_text = bounded(text.clone(), self.opts.max_message_bytes);
+        self.emit(
+            Message::event(Role::User, bounded_text, None, at, number),
+            stats,
+        );
+        self.last_human = Some((text, form));
+    }
+
+    /// An `item_completed` item (Codex 0.169+).
+    fn completed_item(
+        &mut self,
+        item: &Value,
+        at: Option<i64>,
+        number: u64,
+        stats: &mut ReadStats,
+    ) {
+        match item.get("type").and_then(Value::as_str) {
+            Some("UserMessage") => {
+                let text = item_text(item.get("content").unwrap_or(&Value::Null));
+                self.human(
+                    codex_request_text(&text).to_string(),
+                    HumanForm::Item,
+                    at,
+                    number,
+                    stats,
+                );
+            }
+            Some("AgentMessage") => {
+                let text = item_text(item.get("content").unwrap_or(&Value::Null));
+                let mut reply = Message::reply(&text, phase_of(item), at, number);
+                reply.citation = citations::merge(
+                    reply.citation,
+                    item.get("memory_citation")
+                        .or_else(|| item.get("memoryCitation"))
+                        .and_then(citations::from_structured),
+                );
+                let id = item.get("id").and_then(Value::as_str).map(str::to_string);
+                self.assistant_reply(id, reply, true, stats);
+            }
+            Some("CommandExecution") => self.command_execution(item, at, number, stats),
+            // plans, file changes, reasoning and unknown items
+            _ => {}
+        }
+    }
+
+    /// Emits an assistant reply once, whichever of its records comes first:
+    /// an `AgentMessage` (`held`) waits for the response item with the same
+    /// id, and the two become one message (the response item's line and
+    /// phase, both citations).
+    fn assistant_reply(
+        &mut self,
+        id: Option<String>,
+        mut reply: Message,
+        held: bool,
+        stats: &mut ReadStats,
+    ) {
+        if reply.text.trim().is_empty() && reply.citation.is_none() {
+            return;
+        }
+        if let Some(twin) = self.held_reply.as_ref()
+            && same_reply(twin.id.as_deref(), &twin.message, id.as_deref(), &reply)
+        {
+            let twin = self.held_reply.take().expect("checked above");
+            if held {
+                // Two AgentMessage records of one reply: keep the first.
+                self.held_reply = Some(twin);
+                return;
+            }
+            if reply.text.trim().is_empty() {
+                reply.text = twin.message.text;
+            }
+            reply.phase = reply.phase.or(twin.message.phase);
+            reply.citation = citations::merge(reply.citation, twin.message.citation);
+        } else if id.as_ref().is_some_and(|i| self.reply_ids.contains(i)) {
+            return;
+        }
+        reply.text = bounded(reply.text, self.opts.max_message_bytes);
+        if held {
+            self.flush_reply(stats);
+            self.held_reply = Some(HeldReply { id, message: reply });
+            return;
+        }
+        self.flush_reply(stats);
+        if let Some(id) = id {
+            self.reply_ids.insert(id);
+        }
+        self.emit_now(Event::Message(reply), stats);
+    }
+
+    /// A command Codex ran (0.169+): it completes the call it answers, or,
+    /// for a command a code-mode script or the user started, it is a tool
+    /// call of its own (and the script it came from is not shown).
+    fn command_execution(
+        &mut self,
+        item: &Value,
+        at: Option<i64>,
+        number: u64,
+        stats: &mut ReadStats,
+    ) {
+        // Rollouts write snake_case keys; the app-server protocol spells them in camelCase.
+        let field = |snake: &str, camel: &str| item.get(snake).or_else(|| item.get(camel));
+        let id = item
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let exit_code = field("exit_code", "exitCode").and_then(Value::as_i64);
+        let status = item.get("status").and_then(Value::as_str).unwrap_or("");
+        let failed = matches!(status, "failed" | "declined") || exit_code.is_some_and(|c| c != 0);
+        let output = field("aggregated_output", "aggregatedOutput")
+            .and_then(Value::as_str)
+            .map(|o| bounded(o.to_string(), self.opts.max_output_bytes));
+        if let Some(call) = self.pending.get_mut(&id) {
+            call.exit_code = exit_code.or(call.exit_code);
+            call.failed |= failed;
+            if call.output.is_none() {
+                call.output = output;
+            }
+            return;
+        }
+        if self.emitted_calls.contains(&id) {
+            return;
+        }
+        let scripts: Vec<String> = self
+            .pending
+            .values()
+            .filter(|c| c.name == CODE_MODE_TOOL)
+            .map(|c| c.call_id.clone())
+            .collect();
+        self.scripts_with_commands.extend(scripts);
+        let call = ToolCall {
+            call_id: id,
+            name: "exec_command".into(),
+            input: shell_command(item.get("command").unwrap_or(&Value::Null)),
+            output,
+            exit_code,
+            failed,
+            at,
+            line: number,
+        };
+        self.emit_call(call, stats);
     }
 
     fn response_item(&mut self, item: &Value, at: Option<i64>, number: u64, stats: &mut ReadStats) {
@@ -444,7 +672,8 @@ impl Reader<'_> {
                 | "compaction"
                 | "compaction_summary"
                 | "context_compaction"
-                | "image_generation_call",
+                | "image_generation_call"
+                | "additional_tools",
             ) => {}
             Some("function_call_output" | "custom_tool_call_output" | "tool_search_output") => {
                 self.output_item(raw, at, number, stats)
@@ -528,20 +757,9 @@ impl Reader<'_> {
         let content = item.get("content").unwrap_or(&Value::Null);
         match role {
             "assistant" => {
-                let text = content_text(content);
-                if text.trim().is_empty() {
-                    return;
-                }
-                let phase = match item.get("phase").and_then(Value::as_str) {
-                    Some("commentary") => Some(Phase::Commentary),
-                    Some("final_answer" | "final") => Some(Phase::FinalAnswer),
-                    _ => None,
-                };
-                let text = bounded(text, self.opts.max_message_bytes);
-                self.emit(
-                    Message::event(Role::Assistant, text, phase, at, number),
-                    stats,
-                );
+                let reply = Message::reply(&content_text(content), phase_of(item), at, number);
+                let id = item.get("id").and_then(Value::as_str).map(str::to_string);
+                self.assistant_reply(id, reply, false, stats);
             }
             // Envelope files take the human's words from event_msg/user_message.
             "user" if self.legacy => {
@@ -555,7 +773,10 @@ impl Reader<'_> {
                             {
                                 self.info.cwd = Some(cwd);
                             }
-                            if !is_codex_injected(t) && !t.trim().is_empty() {
+                            if !is_codex_injected(t)
+                                && !carries_memkit_block(t)
+                                && !t.trim().is_empty()
+                            {
                                 parts.push(codex_request_text(t).to_string());
                             }
                         }
@@ -574,8 +795,14 @@ impl Reader<'_> {
         }
     }
 
+    /// Emits a finished call; a code-mode script whose commands were
+    /// emitted on their own is dropped.
     fn emit_call(&mut self, mut call: ToolCall, stats: &mut ReadStats) {
-        call.failed = call.exit_code.is_some_and(|c| c != 0);
+        if self.scripts_with_commands.remove(&call.call_id) {
+            return;
+        }
+        call.failed |= call.exit_code.is_some_and(|c| c != 0);
+        self.emitted_calls.insert(call.call_id.clone());
         self.emit(Event::ToolCall(call), stats);
     }
 
@@ -585,6 +812,7 @@ impl Reader<'_> {
         for call in left {
             self.emit_call(call, stats);
         }
+        self.flush_reply(stats);
     }
 }
 
@@ -609,6 +837,45 @@ fn content_text(content: &Value) -> String {
             out.join("\n")
         }
         _ => String::new(),
+    }
+}
+
+/// The text of a 0.169+ item's `content` (`[{type: "text"|"Text", text}]`);
+/// images become `[image]`.
+fn item_text(content: &Value) -> String {
+    let Some(parts) = content.as_array() else {
+        return content_text(content);
+    };
+    let mut out: Vec<String> = Vec::new();
+    for part in parts {
+        match part.get("type").and_then(Value::as_str) {
+            Some(t) if t.eq_ignore_ascii_case("text") => {
+                if let Some(text) = part.get("text").and_then(Value::as_str) {
+                    out.push(text.to_string());
+                }
+            }
+            Some(t) if t.to_ascii_lowercase().contains("image") => out.push("[image]".into()),
+            _ => {}
+        }
+    }
+    out.join("\n")
+}
+
+/// Commentary or final answer, from an item's `phase` in either spelling.
+fn phase_of(item: &Value) -> Option<Phase> {
+    match item.get("phase").and_then(Value::as_str) {
+        Some("commentary") => Some(Phase::Commentary),
+        Some("final_answer" | "finalAnswer" | "final") => Some(Phase::FinalAnswer),
+        _ => None,
+    }
+}
+
+/// Whether two records are the same reply: the same item id, or (when
+/// either lacks one) the same visible text.
+fn same_reply(a_id: Option<&str>, a: &Message, b_id: Option<&str>, b: &Message) -> bool {
+    match (a_id, b_id) {
+        (Some(x), Some(y)) => x == y,
+        _ => a.text.trim() == b.text.trim(),
     }
 }
 

@@ -43,11 +43,12 @@ const SKIPPED_ITEMS: &[&[u8]] = &[
     b"compaction_summary",
     b"context_compaction",
     b"image_generation_call",
+    b"additional_tools",
 ];
 /// Response-item types [`output_line`] reads.
 const OUTPUT_ITEMS: &[&[u8]] = &[b"function_call_output", b"custom_tool_call_output"];
 /// Event types that are read (all others are skipped).
-const READ_EVENTS: &[&[u8]] = &[b"user_message", b"exec_command_end"];
+const READ_EVENTS: &[&[u8]] = &[b"user_message", b"exec_command_end", b"item_completed"];
 
 /// How far into a line its kind is looked for.
 const HEAD_BYTES: usize = 200;

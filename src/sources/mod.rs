@@ -15,6 +15,7 @@ pub mod lines;
 mod text;
 
 use crate::error::{Error, Result};
+use crate::readpath::citations::{Citation, split_reply};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -84,6 +85,10 @@ pub struct Message {
     pub at: Option<i64>,
     /// 1-based line in the session file.
     pub line: u64,
+    /// What an assistant reply cited from memory (its citation block, which
+    /// is removed from `text`, or Codex's structured `memory_citation`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub citation: Option<Citation>,
 }
 
 /// Tools whose input is a shell command line, across agents and versions.
@@ -116,7 +121,22 @@ impl Message {
             phase,
             at,
             line,
+            citation: None,
         })
+    }
+
+    /// An assistant reply: citation blocks are cut from the text (as Codex
+    /// shows a reply) and kept as its citation.
+    pub fn reply(text: &str, phase: Option<Phase>, at: Option<i64>, line: u64) -> Message {
+        let (visible, citation) = split_reply(text);
+        Message {
+            role: Role::Assistant,
+            text: visible,
+            phase,
+            at,
+            line,
+            citation,
+        }
     }
 }
 

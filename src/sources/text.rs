@@ -32,6 +32,14 @@ pub fn is_codex_injected(text: &str) -> bool {
     CODEX_CONTEXT_OPENINGS.iter().any(|o| head.starts_with(o))
 }
 
+/// Whether a text carries memkit's own read-path block (as an agent's log
+/// records it: Codex's `# AGENTS.md instructions` message, a hook's output).
+/// Such text is never the human's words: memory must not feed on itself.
+pub fn carries_memkit_block(text: &str) -> bool {
+    text.contains(crate::readpath::BLOCK_BEGIN_MARKER)
+        || text.contains(crate::readpath::SUMMARY_BEGINS_MARKER)
+}
+
 /// Old Codex prompts carry a `## My request for Codex:` marker; the request follows it.
 pub fn codex_request_text(text: &str) -> &str {
     const MARKER: &str = "## My request for Codex:";
@@ -191,7 +199,10 @@ fn tag_body<'a>(text: &'a str, tag: &str) -> Option<&'a str> {
 pub fn classify_claude_user_text(text: &str) -> ClaudeUserText {
     let cleaned = strip_system_reminders(text);
     let t = cleaned.trim();
-    if t.is_empty() || CLAUDE_CONTEXT_OPENINGS.iter().any(|o| t.starts_with(o)) {
+    if t.is_empty()
+        || CLAUDE_CONTEXT_OPENINGS.iter().any(|o| t.starts_with(o))
+        || carries_memkit_block(t)
+    {
         return ClaudeUserText::Context;
     }
     if let Some(name) = tag_body(t, "command-name") {

@@ -1,10 +1,12 @@
-//! `memkit cite-import`: reads the citation blocks agents put at the end of
-//! their replies and bumps the usage of the cited memories, exactly once per
-//! citing reply, dated at the reply (not at the import).
+//! `memkit cite-import`: reads the citations agents put at the end of their
+//! replies (the `<oai-mem-citation>` block, or Codex 0.169+'s structured
+//! `memory_citation`, merged by the reader when a reply has both) and bumps
+//! the usage of the cited memories, exactly once per citing reply, dated at
+//! the reply (not at the import).
 
 use crate::config::Config;
 use crate::error::Result;
-use crate::readpath::citations::parse_citations;
+use crate::readpath::citations::{Citation, parse_citations};
 use crate::sources::{Event, ReadOptions, Role, Tool, stream_session};
 use crate::store::{Store, threads, usage};
 use crate::util::ids::is_uuid;
@@ -47,18 +49,18 @@ impl crate::stages::StageOutcome for CiteImportReport {
 }
 
 impl CiteImportReport {
-    /// Imports the citations of one reply.
+    /// Imports the citation of one reply.
     fn reply(
         &mut self,
         store: &mut Store,
         source_key: &str,
         line: i64,
         reply_at: i64,
-        text: &str,
+        citation: Option<Citation>,
         now: i64,
     ) -> Result<()> {
         self.replies_scanned += 1;
-        let Some(citation) = parse_citations(text) else {
+        let Some(citation) = citation else {
             return Ok(());
         };
         self.citations_found += 1;
@@ -99,7 +101,7 @@ pub fn run(cfg: &Config, store: &mut Store, since_secs: i64, now: i64) -> Result
         let Some(tool) = Tool::parse(&row.tool) else {
             continue;
         };
-        let mut replies: Vec<(i64, i64, String)> = Vec::new();
+        let mut replies: Vec<(i64, i64, Option<Citation>)> = Vec::new();
         let opts = ReadOptions {
             max_output_bytes: Some(0),
             max_message_bytes: None,
@@ -109,7 +111,7 @@ pub fn run(cfg: &Config, store: &mut Store, since_secs: i64, now: i64) -> Result
                 && m.role == Role::Assistant
             {
                 let at = m.at.map_or(row.updated_at, |ms| ms / 1000);
-                replies.push((m.line as i64, at, m.text));
+                replies.push((m.line as i64, at, m.citation));
             }
         });
         if let Err(e) = read {
@@ -117,8 +119,8 @@ pub fn run(cfg: &Config, store: &mut Store, since_secs: i64, now: i64) -> Result
             continue;
         }
         report.sessions_scanned += 1;
-        for (line, at, text) in replies {
-            report.reply(store, &row.id, line, at, &text, now)?;
+        for (line, at, citation) in replies {
+            report.reply(store, &row.id, line, at, citation, now)?;
         }
         usage::record_scan(
             store.conn(),
@@ -136,7 +138,7 @@ pub fn run(cfg: &Config, store: &mut Store, since_secs: i64, now: i64) -> Result
 pub fn import_text(store: &mut Store, text: &str, now: i64) -> Result<CiteImportReport> {
     let mut report = CiteImportReport::default();
     let key = format!("stdin:{:016x}", fnv1a(text.as_bytes()));
-    report.reply(store, &key, 0, now, text, now)?;
+    report.reply(store, &key, 0, now, parse_citations(text), now)?;
     Ok(report)
 }
 

@@ -174,6 +174,7 @@ mod tests {
             phase: (role == Role::Assistant).then_some(Phase::FinalAnswer),
             at: None,
             line: 1,
+            citation: None,
         })
     }
 
