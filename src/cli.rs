@@ -37,10 +37,11 @@ pub struct GlobalArgs {
     /// Claude Code's data folder (default: $CLAUDE_CONFIG_DIR or ~/.claude).
     #[arg(long, global = true, value_name = "DIR")]
     pub claude_home: Option<PathBuf>,
-    /// memkit's data folder with the state database (default: $MEMKIT_HOME or ~/.local/share/memkit).
+    /// memkit's data folder: the state database and the memory folder (default: $MEMKIT_HOME or
+    /// ~/.local/share/memkit).
     #[arg(long, global = true, value_name = "DIR")]
     pub memkit_home: Option<PathBuf>,
-    /// The memory folder (default: <codex_home>/memories).
+    /// The memory folder (default: <memkit_home>/memories).
     #[arg(long, global = true, value_name = "DIR")]
     pub memory_root: Option<PathBuf>,
     /// Machine output on stdout: JSON Lines for listings, one object for summaries.
@@ -105,6 +106,20 @@ pub enum Command {
     Run(RunArgs),
     /// Check paths, database, backends and agent settings; say how to fix what is wrong.
     Doctor(DoctorArgs),
+    /// Give an agent the memory at every session start (Codex: a block in $CODEX_HOME/AGENTS.md;
+    /// Claude Code: SessionStart hooks in settings.json; Gemini CLI: a block in ~/.gemini/GEMINI.md).
+    #[command(
+        long_about = "Give an agent the memory at every session start, through its own instruction \
+mechanism: for codex a managed block (between marker lines) in $CODEX_HOME/AGENTS.md, kept within \
+Codex's 32 KiB instruction budget; for claude SessionStart hooks in $CLAUDE_CONFIG_DIR/settings.json \
+that run `memkit inject --format claude-hook`, each value under Claude Code's 10,000-character cap; \
+for gemini a managed block in ~/.gemini/GEMINI.md. The user's own text and settings are never \
+changed. Blocks are refreshed by every consolidation. Running it again brings the read path up to \
+date and changes nothing else; --dry-run prints the change as a diff."
+    )]
+    Install(InstallArgs),
+    /// Remove memkit's read path from an agent (the block or hooks `memkit install` added).
+    Uninstall(InstallArgs),
     /// Replace secrets in text read from stdin; the result goes to stdout (a pipeline filter).
     #[command(
         long_about = "Replace secrets in text read from stdin and write the result to stdout: \
@@ -117,6 +132,39 @@ Exit codes: 0 when the input was redacted (finding secrets is not an error), 1 o
 with --jsonl, a line that is not a JSON object with a string \"text\" field, 2 on a usage error."
     )]
     Redact(RedactArgs),
+}
+
+/// Agents whose read path memkit installs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AgentArg {
+    /// OpenAI Codex ($CODEX_HOME/AGENTS.md).
+    Codex,
+    /// Claude Code ($CLAUDE_CONFIG_DIR/settings.json hooks).
+    Claude,
+    /// Gemini CLI (~/.gemini/GEMINI.md).
+    Gemini,
+}
+
+impl AgentArg {
+    /// The matching agent.
+    pub fn agent(self) -> crate::agents::Agent {
+        match self {
+            AgentArg::Codex => crate::agents::Agent::Codex,
+            AgentArg::Claude => crate::agents::Agent::Claude,
+            AgentArg::Gemini => crate::agents::Agent::Gemini,
+        }
+    }
+}
+
+/// `memkit install` and `memkit uninstall`.
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    /// The agent.
+    #[arg(value_enum)]
+    pub agent: AgentArg,
+    /// Print the change as a diff; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// `memkit doctor`.
@@ -182,6 +230,29 @@ pub struct InjectArgs {
     /// Put this project's section of "What's in Memory" first (default: none).
     #[arg(long, value_name = "DIR")]
     pub project: Option<std::path::PathBuf>,
+    /// With --format claude-hook: print part I of the block split into N hook values, each under
+    /// Claude Code's 10,000-character cap (what `memkit install claude` sets up).
+    #[arg(long, value_name = "I/N", value_parser = parse_part)]
+    pub part: Option<(usize, usize)>,
+}
+
+/// Parses `--part I/N` (1 ≤ I ≤ N ≤ 16).
+fn parse_part(s: &str) -> Result<(usize, usize), String> {
+    let (i, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("{s:?}: use I/N, e.g. 1/2"))?;
+    let i: usize = i
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?}: I is not a number"))?;
+    let n: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?}: N is not a number"))?;
+    if i == 0 || i > n || n > 16 {
+        return Err(format!("{s:?}: needs 1 <= I <= N <= 16"));
+    }
+    Ok((i, n))
 }
 
 /// `memkit note`.

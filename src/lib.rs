@@ -5,6 +5,7 @@
 //! The pipeline is a set of synchronous stages over one SQLite database. The
 //! library is what the `memkit` binary, the tests and the benchmarks use.
 
+pub mod agents;
 pub mod backends;
 pub mod catalog;
 pub mod cli;

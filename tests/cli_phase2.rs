@@ -285,6 +285,7 @@ fn a_symlinked_memory_root_is_refused() {
     let real = env.root.join("real-memories");
     std::fs::create_dir_all(&real).unwrap();
     std::fs::write(real.join("MEMORY.md"), "mine\n").unwrap();
+    std::fs::create_dir_all(env.memory_root().parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&real, env.memory_root()).unwrap();
     for cmd in [&["sync"][..], &["diff"][..], &["consolidate"][..]] {
         let out = env.run(cmd);

@@ -326,16 +326,20 @@ fn doctor_names_each_problem_and_its_fix() {
     let env = TestEnv::new();
     env.install_fixtures();
     let out = env.run(&["doctor", "--offline"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(
+            "warn codex_read_path: memkit reads codex's sessions, but codex is not given the memory"
+        ) && text.contains("fix: `memkit install codex`"),
+        "{text}"
     );
 
+    // The configuration the old README recommended: Codex's writer still runs.
+    let codex_config = env.codex_home.join("config.toml");
     std::fs::write(
-        env.codex_home.join("config.toml"),
-        "[features]\nmemories = true\n[memories]\ngenerate_memories = true\n",
+        &codex_config,
+        "model = \"gpt-5.4\"\n[features]\nmemories = true\n[memories]\ngenerate_memories = false\nuse_memories = true\n",
     )
     .unwrap();
     env.write_config(
@@ -344,9 +348,20 @@ fn doctor_names_each_problem_and_its_fix() {
     let out = env.run(&["doctor"]);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
+    let at = |line: usize| format!("{}:{line}", codex_config.display());
     assert!(
-        text.contains("FAIL codex:") && text.contains("generate_memories = false"),
+        text.contains("warn codex_memories: Codex's own memory feature is on")
+            && text.contains(&format!("remove {} `memories = true`", at(3))),
+        "the exact line to remove: {text}"
+    );
+    assert!(
+        text.contains("warn codex_memory_mode:")
+            && text.contains(&format!("remove {} `generate_memories = false`", at(5))),
         "{text}"
+    );
+    assert!(
+        !text.contains("ok   codex_read_path"),
+        "no ok for Codex while it is not given the memory: {text}"
     );
     assert!(
         text.contains("FAIL extract: cannot reach the chat backend"),
@@ -354,16 +369,30 @@ fn doctor_names_each_problem_and_its_fix() {
     );
     let json: serde_json::Value =
         serde_json::from_str(&env.ok_or_fail(&["doctor", "--json", "--offline"])).unwrap();
-    assert_eq!(json["ok"], false);
+    assert_eq!(json["ok"], true, "warnings alone do not fail: {json}");
+    let levels: Vec<(&str, &str)> = json["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["name"].as_str().unwrap(), c["level"].as_str().unwrap()))
+        .collect();
+    assert!(levels.contains(&("codex_memories", "warn")), "{levels:?}");
 
-    std::fs::write(
-        env.codex_home.join("config.toml"),
-        "[features]\nmemories = true\n[memories]\ngenerate_memories = false\n",
-    )
-    .unwrap();
+    // Sharing Codex's own folder with its writer on is an error.
+    env.write_config(&format!(
+        "memory_root = \"{}\"\n",
+        env.codex_home.join("memories").display()
+    ));
+    let out = env.run(&["doctor", "--offline"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("FAIL codex_memories:"), "{text}");
+
+    std::fs::write(&codex_config, "model = \"gpt-5.4\"\n").unwrap();
     env.write_config("");
     let target = env.root.join("real");
     std::fs::create_dir_all(&target).unwrap();
+    std::fs::create_dir_all(env.memory_root().parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&target, env.memory_root()).unwrap();
     let out = env.run(&["doctor", "--offline"]);
     let text = String::from_utf8_lossy(&out.stdout);
@@ -372,10 +401,7 @@ fn doctor_names_each_problem_and_its_fix() {
         text.contains("FAIL memory_root:") && text.contains("symbolic link"),
         "{text}"
     );
-    assert!(
-        text.contains("ok   codex: Codex reads memkit's folder natively"),
-        "{text}"
-    );
+    assert!(!text.contains("codex_memories"), "{text}");
 }
 
 #[test]

@@ -81,8 +81,38 @@ pub fn print_report(ctx: &Ctx, r: &ConsolidateReport) {
     }
 }
 
-/// One line for people.
+/// One line for people (with the read paths refreshed afterwards).
 pub fn summary_line(r: &ConsolidateReport, now: i64) -> String {
+    let mut line = outcome_line(r, now);
+    let refreshed: Vec<String> = r
+        .read_paths
+        .iter()
+        .filter(|p| p.error.is_none())
+        .map(|p| {
+            let cut = p
+                .fit
+                .as_ref()
+                .filter(|f| f.left_out > 0)
+                .map_or(String::new(), |f| {
+                    format!(", {} {} of the summary left out", f.left_out, f.unit)
+                });
+            format!(
+                "{}{}{cut}",
+                p.agent.name(),
+                if p.changed { "" } else { " (unchanged)" }
+            )
+        })
+        .collect();
+    if !refreshed.is_empty() {
+        line.push_str(&format!(
+            "; memory block refreshed for {}",
+            refreshed.join(", ")
+        ));
+    }
+    line
+}
+
+fn outcome_line(r: &ConsolidateReport, now: i64) -> String {
     let when = |t: Option<i64>| t.map(|t| when(t, now)).unwrap_or_default();
     match r.outcome {
         "consolidated" => format!(

@@ -2,10 +2,13 @@
 //! what is wrong, one line per problem.
 
 use super::Ctx;
+use crate::agents::Agent;
+use crate::agents::codex::{SettingKind, memory_settings};
 use crate::cli::DoctorArgs;
 use crate::config::{Config, ConsolidateBackendKind, ExtractBackendKind};
 use crate::error::Result;
 use crate::memory::layout::refuse_symlinked_root;
+use crate::memory::relocate::{LegacyFolder, inspect_legacy_folder};
 use crate::store::Store;
 use crate::ui;
 use serde::Serialize;
@@ -61,8 +64,10 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> Result<i32> {
     checks.push(database(cfg));
     checks.push(extract_backend(cfg, args.offline));
     checks.push(consolidate_backend(cfg, args.offline));
-    checks.push(codex_memories(cfg));
-    checks.push(claude_hook(cfg));
+    checks.extend(memory_folder_owners(cfg));
+    checks.extend(codex_memory_settings(cfg));
+    checks.extend(codex_recent_memory_modes(cfg));
+    checks.extend(read_paths(cfg));
     let failed = checks.iter().any(|c| c.level == Level::Fail);
     if ctx.json {
         ui::json_line(&serde_json::json!({"ok": !failed, "checks": checks}));
@@ -416,90 +421,288 @@ fn consolidate_backend(cfg: &Config, offline: bool) -> Check {
     }
 }
 
-fn codex_memories(cfg: &Config) -> Check {
-    let path = cfg.codex_home.join("config.toml");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return check(
-            "codex",
-            Level::Info,
-            format!("no {} (Codex not configured here)", path.display()),
-            None,
-        );
+/// Codex's own memory feature, and settings that hide sessions from memkit.
+fn codex_memory_settings(cfg: &Config) -> Vec<Check> {
+    let settings = memory_settings(&cfg.codex_home);
+    let lines = |kind: SettingKind| -> Vec<String> {
+        settings
+            .iter()
+            .filter(|s| s.kind == kind)
+            .map(|s| format!("{}:{} `{}`", s.file.display(), s.line, s.text))
+            .collect()
     };
-    let Ok(doc) = text.parse::<toml::Table>() else {
-        return check(
-            "codex",
-            Level::Warn,
-            format!("{} is not valid TOML", path.display()),
-            None,
-        );
-    };
-    let flag = |table: &str, key: &str| {
-        doc.get(table)
-            .and_then(|t| t.get(key))
-            .and_then(toml::Value::as_bool)
-    };
-    let feature_on = flag("features", "memories")
-        .or(flag("features", "memory_tool"))
-        .unwrap_or(false);
-    let generates = flag("memories", "generate_memories").unwrap_or(true);
-    let uses = flag("memories", "use_memories").unwrap_or(true);
-    let same_folder = cfg.memory_root == cfg.codex_home.join("memories");
-    if feature_on && generates && same_folder {
-        return check(
-            "codex",
-            Level::Fail,
+    let mut out = Vec::new();
+    let on = lines(SettingKind::FeatureOn);
+    if !on.is_empty() {
+        // Sharing the folder with that writer loses memkit's history at its next run.
+        let shared = cfg.memory_root == cfg.legacy_memory_root();
+        out.push(check(
+            "codex_memories",
+            if shared { Level::Fail } else { Level::Warn },
             format!(
-                "Codex's own memory generation is on and writes the same folder {}",
-                cfg.memory_root.display()
+                "Codex's own memory feature is on ({}): its memory writer runs at every Codex start, \
+                 even with generate_memories = false — it sends old sessions to the model and \
+                 re-baselines and rewrites {}",
+                on.join(", "),
+                cfg.legacy_memory_root().display()
             ),
             Some(format!(
-                "set [memories] generate_memories = false in {} (two writers would fight)",
-                path.display()
+                "remove {}; Codex gets memkit's memory through AGENTS.md (`memkit install codex`)",
+                on.join(", ")
             )),
-        );
+        ));
     }
-    if feature_on && uses && same_folder {
-        return check(
-            "codex",
-            Level::Ok,
-            "Codex reads memkit's folder natively ([features] memories, use_memories)",
+    let hiding = lines(SettingKind::DisablesThreads);
+    if !hiding.is_empty() {
+        out.push(check(
+            "codex_memory_mode",
+            Level::Warn,
+            format!(
+                "{} makes Codex record every new session as memory_mode = \"disabled\", and memkit \
+                 skips those sessions",
+                hiding.join(", ")
+            ),
+            Some(format!("remove {}", hiding.join(", "))),
+        ));
+    }
+    let other = lines(SettingKind::Other);
+    if on.is_empty() && !other.is_empty() {
+        out.push(check(
+            "codex_memories",
+            Level::Info,
+            format!(
+                "{} set Codex's memory feature, which is off; they have no effect",
+                other.join(", ")
+            ),
             None,
-        );
+        ));
     }
-    check(
-        "codex",
-        Level::Info,
-        "Codex does not read the memory folder; to let it, set [features] memories = true and [memories] generate_memories = false, use_memories = true",
-        None,
-    )
+    out
 }
 
-fn claude_hook(cfg: &Config) -> Check {
-    let path = cfg.claude_home.join("settings.json");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return check(
-            "claude_hook",
-            Level::Info,
-            "no Claude Code settings.json; no SessionStart hook to check",
-            None,
-        );
-    };
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return check(
-            "claude_hook",
+/// How many of the newest Codex sessions are recorded memory_mode = "disabled".
+fn codex_recent_memory_modes(cfg: &Config) -> Option<Check> {
+    const RECENT: usize = 20;
+    let store = Store::open(&cfg.db_path()).ok()?;
+    let rows = crate::store::threads::list(store.conn()).ok()?;
+    let mut codex: Vec<_> = rows.into_iter().filter(|r| r.tool == "codex").collect();
+    codex.sort_by_key(|r| std::cmp::Reverse(r.updated_at));
+    codex.truncate(RECENT);
+    let disabled = codex.iter().filter(|r| r.memory_mode == "disabled").count();
+    (disabled * 2 > codex.len()).then(|| {
+        check(
+            "codex_memory_mode",
             Level::Warn,
-            format!("{} is not valid JSON", path.display()),
+            format!(
+                "{disabled} of the {} most recent Codex sessions are recorded memory_mode = \"disabled\", \
+                 so memkit does not extract them; Codex records that when its config has \
+                 [memories] generate_memories = false (or the user turned memory off in a thread)",
+                codex.len()
+            ),
+            Some(format!(
+                "remove generate_memories = false from {}; sessions started afterwards are extracted",
+                cfg.codex_home.join("config.toml").display()
+            )),
+        )
+    })
+}
+
+/// Another writer's traces in the memory folder, and a folder left at the old default.
+fn memory_folder_owners(cfg: &Config) -> Vec<Check> {
+    let mut out = Vec::new();
+    let root = &cfg.memory_root;
+    let foreign = crate::memory::layout::foreign_repositories(root);
+    if !foreign.is_empty() {
+        let names: Vec<String> = foreign.iter().map(|p| p.display().to_string()).collect();
+        out.push(check(
+            "memory_root",
+            Level::Warn,
+            format!(
+                "another program's repository is inside the memory folder ({}); memkit never commits \
+                 it, but another writer has been working in {}",
+                names.join(", "),
+                root.display()
+            ),
+            Some(
+                "make sure no other tool writes memory_root (Codex's memory feature off, or memory_root \
+                 outside ~/.codex/memories)"
+                    .into(),
+            ),
+        ));
+    }
+    if crate::memory::git::written_by_memkit(root) == Some(false) {
+        out.push(check(
+            "memory_root",
+            Level::Warn,
+            format!(
+                "the history in {}/.git is another program's: something replaced memkit's baseline",
+                root.display()
+            ),
+            Some("nothing to do by hand: the next `memkit run` starts a new baseline and rewrites the memory files".into()),
+        ));
+    }
+    match inspect_legacy_folder(cfg) {
+        LegacyFolder::Memkit(old) => out.push(check(
+            "memory_root",
+            Level::Warn,
+            format!(
+                "an older memkit memory folder is still at {} (Codex's managed folder); memkit now \
+                 uses {}",
+                old.display(),
+                root.display()
+            ),
+            Some(format!(
+                "move what you need and delete {} (memkit moves it by itself while {} is empty)",
+                old.display(),
+                root.display()
+            )),
+        )),
+        LegacyFolder::Codex(old) => out.push(check(
+            "codex_memories",
+            Level::Info,
+            format!(
+                "{} is Codex's own memory folder (written by Codex's memory writer); memkit does not \
+                 use or change it",
+                old.display()
+            ),
             None,
-        );
-    };
-    let commands: Vec<String> = v
-        .pointer("/hooks/SessionStart")
-        .and_then(|s| s.as_array())
-        .into_iter()
-        .flatten()
-        .flat_map(|m| {
-            m.get("hooks")
+        )),
+        LegacyFolder::None | LegacyFolder::Moved { .. } => {}
+    }
+    out
+}
+
+/// Each agent's read path: installed where memkit reads the agent's
+/// sessions, fitting the agent's limit, and pointing at a program that exists.
+fn read_paths(cfg: &Config) -> Vec<Check> {
+    let mut out = Vec::new();
+    for status in crate::agents::statuses(cfg, None) {
+        let name = status.agent.name();
+        let reads_logs = match status.agent {
+            Agent::Codex => cfg.read_codex && cfg.codex_home.join("sessions").is_dir(),
+            Agent::Claude => cfg.read_claude && cfg.claude_home.join("projects").is_dir(),
+            Agent::Gemini => false,
+        };
+        let check_name = match status.agent {
+            Agent::Codex => "codex_read_path",
+            Agent::Claude => "claude_read_path",
+            Agent::Gemini => "gemini_read_path",
+        };
+        if let Some(e) = &status.error {
+            out.push(check(
+                check_name,
+                Level::Fail,
+                e.clone(),
+                Some(format!(
+                    "fix {} by hand, then run `memkit install {name}`",
+                    status.file
+                )),
+            ));
+            continue;
+        }
+        if !status.installed {
+            let agent_there = match status.agent {
+                Agent::Gemini => cfg.gemini_home.is_dir(),
+                _ => reads_logs,
+            };
+            if agent_there {
+                out.push(check(
+                    check_name,
+                    if reads_logs { Level::Warn } else { Level::Info },
+                    if reads_logs {
+                        format!(
+                            "memkit reads {name}'s sessions, but {name} is not given the memory"
+                        )
+                    } else {
+                        format!("{name} is set up here but is not given the memory")
+                    },
+                    Some(format!("`memkit install {name}`")),
+                ));
+            }
+            continue;
+        }
+        let fit = status.fit.clone().unwrap_or_default();
+        if let Some(problem) = installed_problem(cfg, status.agent, &fit) {
+            out.push(problem);
+            continue;
+        }
+        out.push(check(
+            check_name,
+            Level::Ok,
+            format!(
+                "{name} gets the memory from {} ({})",
+                status.file,
+                fit.describe()
+            ),
+            None,
+        ));
+    }
+    out
+}
+
+/// What keeps an installed read path from giving the agent the whole memory.
+fn installed_problem(cfg: &Config, agent: Agent, fit: &crate::agents::Fit) -> Option<Check> {
+    let name = agent.name();
+    if agent == Agent::Claude {
+        let program = claude_hook_program(cfg);
+        if let Some(p) = program.filter(|p| program_found(std::slice::from_ref(p)).is_none()) {
+            return Some(check(
+                "claude_read_path",
+                Level::Fail,
+                format!("the SessionStart hooks run {p}, which does not exist"),
+                Some("run `memkit install claude` with the memkit you use now".into()),
+            ));
+        }
+    }
+    if agent == Agent::Codex {
+        let plain = cfg.codex_home.join("AGENTS.md");
+        let read = crate::agents::codex::instructions_file(&cfg.codex_home);
+        if read != plain
+            && std::fs::read_to_string(&plain)
+                .is_ok_and(|t| t.contains(crate::readpath::BLOCK_BEGIN_MARKER))
+        {
+            return Some(check(
+                "codex_read_path",
+                Level::Warn,
+                format!(
+                    "memkit's block is in {}, but Codex reads {} instead",
+                    plain.display(),
+                    read.display()
+                ),
+                Some("`memkit uninstall codex` and `memkit install codex` move it".into()),
+            ));
+        }
+    }
+    (fit.left_out > 0).then(|| {
+        check(
+            match agent {
+                Agent::Codex => "codex_read_path",
+                Agent::Claude => "claude_read_path",
+                Agent::Gemini => "gemini_read_path",
+            },
+            Level::Warn,
+            format!(
+                "{} {} of the summary do not fit what {name} reads and are left out (the block says so)",
+                fit.left_out, fit.unit
+            ),
+            Some(match agent {
+                Agent::Claude => "`memkit install claude` adds hook entries".to_string(),
+                _ => "make room in the instruction file, or shorten the summary".to_string(),
+            }),
+        )
+    })
+}
+
+/// The program the installed Claude Code hooks run (the first word of the command).
+fn claude_hook_program(cfg: &Config) -> Option<String> {
+    let text = std::fs::read_to_string(cfg.claude_home.join("settings.json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let command = v
+        .pointer("/hooks/SessionStart")?
+        .as_array()?
+        .iter()
+        .flat_map(|e| {
+            e.get("hooks")
                 .and_then(|h| h.as_array())
                 .cloned()
                 .unwrap_or_default()
@@ -509,35 +712,9 @@ fn claude_hook(cfg: &Config) -> Check {
                 .and_then(|c| c.as_str())
                 .map(str::to_string)
         })
-        .filter(|c| c.contains("memkit"))
-        .collect();
-    let Some(command) = commands.first() else {
-        return check(
-            "claude_hook",
-            Level::Info,
-            "no SessionStart hook runs `memkit inject` (see the README to add one)",
-            None,
-        );
-    };
-    let argv: Vec<String> = command.split_whitespace().map(str::to_string).collect();
-    match program_found(&argv) {
-        Some(_) if command.contains("inject") => check(
-            "claude_hook",
-            Level::Ok,
-            format!("SessionStart runs `{command}`"),
-            None,
-        ),
-        Some(_) => check(
-            "claude_hook",
-            Level::Warn,
-            format!("the SessionStart hook `{command}` does not call `memkit inject`"),
-            Some("use `memkit inject --format claude-hook`".into()),
-        ),
-        None => check(
-            "claude_hook",
-            Level::Fail,
-            format!("the SessionStart hook `{command}` names a program that is not found"),
-            Some("use the full path of memkit in the hook command".into()),
-        ),
-    }
+        .find(|c| crate::agents::claude::is_memkit_hook(c))?;
+    Some(match command.strip_prefix('\'') {
+        Some(rest) => rest.split('\'').next().unwrap_or("").to_string(),
+        None => command.split_whitespace().next().unwrap_or("").to_string(),
+    })
 }

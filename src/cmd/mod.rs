@@ -7,6 +7,7 @@ mod doctor;
 mod extract;
 mod forget;
 mod inject;
+mod install;
 mod note;
 mod prune;
 mod redact;
@@ -86,6 +87,24 @@ pub fn load_config(global: &GlobalArgs) -> Result<Config> {
     Config::load(&opts)
 }
 
+/// Whether a command reads or writes the memory folder (and so first moves
+/// memkit's folder from its old default, see [`crate::memory::relocate`]).
+fn uses_memory_folder(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Status
+            | Command::Sync(_)
+            | Command::Diff(_)
+            | Command::Consolidate(_)
+            | Command::Inject(_)
+            | Command::Note(_)
+            | Command::Forget(_)
+            | Command::Reset(_)
+            | Command::Run(_)
+            | Command::Install(_)
+    )
+}
+
 /// Runs the parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> Result<i32> {
     crate::ui::set_quiet(cli.global.quiet);
@@ -93,6 +112,9 @@ pub fn run(cli: Cli) -> Result<i32> {
         cfg: load_config(&cli.global)?,
         json: cli.global.json,
     };
+    if uses_memory_folder(&cli.command) {
+        crate::memory::relocate::adopt_legacy_folder(&ctx.cfg)?;
+    }
     match cli.command {
         Command::Scan => scan::run(&ctx),
         Command::Sessions(args) => sessions::run(&ctx, &args),
@@ -110,6 +132,8 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Reset(args) => reset::run(&ctx, &args),
         Command::Run(args) => run::run(&ctx, &args),
         Command::Doctor(args) => doctor::run(&ctx, &args),
+        Command::Install(args) => install::install(&ctx, &args),
+        Command::Uninstall(args) => install::uninstall(&ctx, &args),
         Command::Redact(args) => redact::run(&ctx, &args),
     }
 }

@@ -76,6 +76,7 @@ struct Status {
     baseline: Option<Baseline>,
     recent_runs: Vec<RunSummary>,
     next: Next,
+    agents: Vec<crate::agents::AgentStatus>,
 }
 
 /// Prints the status.
@@ -154,6 +155,7 @@ pub fn run(ctx: &Ctx) -> Result<i32> {
             .map(|(commit, message)| Baseline { commit, message }),
         recent_runs: group_runs(runs::recent(store.conn(), RECENT_RUNS * 8)?),
         next,
+        agents: crate::agents::statuses(cfg, Some(&store)),
     };
     if ctx.json {
         ui::json_line(&status);
@@ -251,6 +253,7 @@ fn print_human(s: &Status, now: i64) {
         s.next_prune
     );
     print_consolidation(s.consolidation.as_ref(), s.baseline.as_ref(), now);
+    print_agents(&s.agents, now);
     print_runs(&s.recent_runs);
     print_next(&s.next, s.consolidation.as_ref(), now);
 }
@@ -290,6 +293,43 @@ fn print_consolidation(job: Option<&Phase2Job>, baseline: Option<&Baseline>, now
     }
     if let Some(b) = baseline {
         crate::outln!("baseline     {} {}", b.commit, b.message);
+    }
+}
+
+/// Which agents get the memory, and how it fits each.
+fn print_agents(agents: &[crate::agents::AgentStatus], now: i64) {
+    for a in agents {
+        let state = match (&a.error, a.installed) {
+            (Some(e), _) => format!("cannot read {}: {e}", a.file),
+            (None, false) => format!("not installed (`memkit install {}`)", a.agent.name()),
+            (None, true) => {
+                let refreshed = match (a.agent, a.refreshed_at) {
+                    (crate::agents::Agent::Claude, _) => {
+                        "reads the summary at every session start".to_string()
+                    }
+                    (_, Some(t)) => {
+                        format!("refreshed {} ({} ago)", rfc3339(t), human_duration(now - t))
+                    }
+                    (_, None) => "never refreshed".to_string(),
+                };
+                let fit = a.fit.as_ref().map(|f| f.describe()).unwrap_or_default();
+                format!("installed in {}; {refreshed}; {fit}", a.file)
+            }
+        };
+        crate::outln!("agent        {}: {state}", a.agent.name());
+        if let Some(f) = a.fit.as_ref().filter(|f| f.left_out > 0) {
+            crate::outln!(
+                "             {} {} of the summary are left out of what {} reads{}",
+                f.left_out,
+                f.unit,
+                a.agent.name(),
+                if a.agent == crate::agents::Agent::Claude {
+                    " (`memkit install claude` adds hook entries)"
+                } else {
+                    " (make room in the file, or shorten the summary)"
+                }
+            );
+        }
     }
 }
 

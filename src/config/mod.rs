@@ -27,10 +27,14 @@ pub struct Config {
     pub codex_home: PathBuf,
     /// Where Claude Code keeps its data (`projects/`).
     pub claude_home: PathBuf,
-    /// memkit's own data folder (database, logs).
+    /// memkit's own data folder (database, logs, the memory folder by default).
     pub memkit_home: PathBuf,
+    /// Where Gemini CLI keeps its data (`GEMINI.md`, `settings.json`).
+    pub gemini_home: PathBuf,
     /// The memory folder agents read (Codex v1 layout).
     pub memory_root: PathBuf,
+    /// Whether `memory_root` was set (file, environment or flag) rather than defaulted.
+    pub memory_root_explicit: bool,
     /// Whether Codex sessions are read.
     pub read_codex: bool,
     /// Whether Claude Code sessions are read.
@@ -76,6 +80,7 @@ struct RawConfig {
     codex_home: Option<String>,
     claude_home: Option<String>,
     memkit_home: Option<String>,
+    gemini_home: Option<String>,
     memory_root: Option<String>,
     max_raw_memories_for_consolidation: Option<i64>,
     max_unused_days: Option<DurationValue>,
@@ -107,6 +112,7 @@ pub const KEYS: &[&str] = &[
     "codex_home",
     "claude_home",
     "memkit_home",
+    "gemini_home",
     "memory_root",
     "max_raw_memories_for_consolidation",
     "max_unused_days",
@@ -266,6 +272,13 @@ impl Config {
                     Error::usage(format!("configuration: {msg}{origin}"))
                 })?;
         build(raw, opts, &origins, config_file, config_dir)
+    }
+
+    /// The memory folder memkit used by default before it had its own:
+    /// Codex's managed `<codex_home>/memories`, which Codex's own writer
+    /// re-baselines and empties.
+    pub fn legacy_memory_root(&self) -> PathBuf {
+        self.codex_home.join("memories")
     }
 
     /// The path of the state database.
@@ -474,10 +487,17 @@ fn build(
                 .map(|d| PathBuf::from(d).join("memkit"))
         })
         .unwrap_or_else(|| home.join(".local/share/memkit"));
+    let gemini_home = raw
+        .gemini_home
+        .map(|s| expand_path(&s, opts))
+        .unwrap_or_else(|| home.join(".gemini"));
+    let memory_root_explicit = raw.memory_root.is_some();
+    // memkit's own folder, not Codex's managed `<codex_home>/memories`: Codex's
+    // memory writer re-baselines and empties that one whenever it runs.
     let memory_root = raw
         .memory_root
         .map(|s| expand_path(&s, opts))
-        .unwrap_or_else(|| codex_home.join("memories"));
+        .unwrap_or_else(|| memkit_home.join("memories"));
 
     let max_raw = check_range(
         "max_raw_memories_for_consolidation",
@@ -544,7 +564,9 @@ fn build(
         codex_home,
         claude_home,
         memkit_home,
+        gemini_home,
         memory_root,
+        memory_root_explicit,
         read_codex: raw.sources.codex.unwrap_or(true),
         read_claude: raw.sources.claude.unwrap_or(true),
         interactive_sources,

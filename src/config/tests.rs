@@ -27,7 +27,10 @@ fn defaults_follow_codex() {
     assert_eq!(c.codex_home, home.join(".codex"));
     assert_eq!(c.claude_home, home.join(".claude"));
     assert_eq!(c.memkit_home, home.join(".local/share/memkit"));
-    assert_eq!(c.memory_root, home.join(".codex/memories"));
+    assert_eq!(c.memory_root, home.join(".local/share/memkit/memories"));
+    assert!(!c.memory_root_explicit);
+    assert_eq!(c.legacy_memory_root(), home.join(".codex/memories"));
+    assert_eq!(c.gemini_home, home.join(".gemini"));
     assert_eq!(c.max_raw_memories_for_consolidation, 256);
     assert_eq!(c.max_unused, Duration::from_secs(30 * 86_400));
     assert_eq!(c.max_rollout_age, Duration::from_secs(10 * 86_400));
@@ -49,7 +52,8 @@ fn environment_paths_and_xdg() {
     );
     let c = Config::load(&opts).unwrap();
     assert_eq!(c.codex_home, PathBuf::from("/x/codex"));
-    assert_eq!(c.memory_root, PathBuf::from("/x/codex/memories"));
+    assert_eq!(c.memory_root, PathBuf::from("/x/data/memkit/memories"));
+    assert_eq!(c.legacy_memory_root(), PathBuf::from("/x/codex/memories"));
     assert_eq!(c.claude_home, PathBuf::from("/x/claude"));
     assert_eq!(c.memkit_home, PathBuf::from("/x/data/memkit"));
 }

@@ -6,6 +6,7 @@
 //! The index is written with file stats, so `git status` is clean afterwards.
 
 use super::WORKSPACE_DIFF_MD;
+use super::layout::{FOREIGN_BASELINE_DIR, is_foreign_entry};
 use crate::error::{Error, IoContext, Result};
 use crate::util::fsx::{is_real_dir, remove_path};
 use gix::ObjectId;
@@ -103,11 +104,36 @@ impl Baseline {
             repo,
             root: root.to_path_buf(),
         };
-        if baseline.head_commit()?.is_none() {
-            let snapshot = baseline.store_worktree()?;
-            baseline.commit(&snapshot, "memkit: baseline of the memory folder")?;
+        match baseline.head_commit()? {
+            None => {
+                let snapshot = baseline.store_worktree()?;
+                baseline.commit(&snapshot, "memkit: baseline of the memory folder")?;
+            }
+            Some(head) if !memkit_history(&baseline.repo, head) => baseline.rebaseline(head)?,
+            Some(_) => {}
         }
         Ok(baseline)
+    }
+
+    /// Starts memkit's history again on top of a history another writer put
+    /// in place (Codex's memory writer replaces `.git` with its own
+    /// one-commit baseline): an empty tree, so the next consolidation sees
+    /// every file as changed and rewrites what the other writer left.
+    fn rebaseline(&self, foreign_head: ObjectId) -> Result<()> {
+        let short = foreign_head.to_hex_with_len(7).to_string();
+        crate::ui::warn(format!(
+            "{}: the folder's git history was replaced by another program (HEAD {short} is not \
+             memkit's); starting a new baseline on top of it, and the next consolidation rewrites \
+             the memory files",
+            self.root.display()
+        ));
+        let message = format!(
+            "memkit: new baseline\n\nAnother program replaced this folder's history (its HEAD was \
+             {short}); memkit's earlier commits are not in this repository. The next \
+             consolidation starts from an empty tree.\n"
+        );
+        self.write_commit(&Snapshot::new(), &message, true)?;
+        Ok(())
     }
 
     /// The current HEAD commit (`None` on an unborn branch).
@@ -199,6 +225,17 @@ impl Baseline {
     /// of HEAD and writes the index. Returns the new commit, or `None` when
     /// the tree did not change.
     pub fn commit(&self, snapshot: &Snapshot, message: &str) -> Result<Option<ObjectId>> {
+        self.write_commit(snapshot, message, false)
+    }
+
+    /// Commits `snapshot`; with `even_if_unchanged`, also when the tree is
+    /// the parent's (a new baseline must be memkit's own commit).
+    fn write_commit(
+        &self,
+        snapshot: &Snapshot,
+        message: &str,
+        even_if_unchanged: bool,
+    ) -> Result<Option<ObjectId>> {
         let mut editor = self
             .repo
             .empty_tree()
@@ -215,6 +252,7 @@ impl Baseline {
             .detach();
         let parent = self.head_commit()?;
         let unchanged = match parent {
+            Some(_) if even_if_unchanged => false,
             Some(p) => {
                 let parent_tree = self
                     .repo
@@ -282,22 +320,37 @@ impl Baseline {
     }
 }
 
-/// Lists the transient diff file in `.git/info/exclude`, so a human's
-/// `git status` does not report it while it exists.
+/// Lists the transient diff file and Codex's `.codex-baseline/` in
+/// `.git/info/exclude`, so a human's `git status` reports neither (memkit
+/// never commits them).
 fn exclude_transient_files(git_dir: &Path) -> Result<()> {
     let path = git_dir.join("info").join("exclude");
     let current = fs::read_to_string(&path).unwrap_or_default();
-    let line = format!("/{WORKSPACE_DIFF_MD}");
-    if current.lines().any(|l| l.trim() == line) {
-        return Ok(());
-    }
-    let mut text = current;
-    if !text.is_empty() && !text.ends_with('\n') {
+    let mut text = current.clone();
+    for (comment, line) in [
+        (
+            "# written by memkit before a consolidation, removed after",
+            format!("/{WORKSPACE_DIFF_MD}"),
+        ),
+        (
+            "# Codex's own memory writer keeps its baseline here; never memkit's",
+            format!("/{FOREIGN_BASELINE_DIR}/"),
+        ),
+    ] {
+        if text.lines().any(|l| l.trim() == line) {
+            continue;
+        }
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(comment);
+        text.push('\n');
+        text.push_str(&line);
         text.push('\n');
     }
-    text.push_str("# written by memkit before a consolidation, removed after\n");
-    text.push_str(&line);
-    text.push('\n');
+    if text == current {
+        return Ok(());
+    }
     crate::util::fsx::write_atomic(&path, text.as_bytes())
 }
 
@@ -335,10 +388,13 @@ fn walk_dir(root: &Path, dir: &Path, hash: gix::hash::Kind, f: &mut Visit<'_>) -
             .strip_prefix(root)
             .map(|p| p.to_string_lossy().replace('\\', "/"))
             .unwrap_or_default();
-        if rel == ".git" || rel == WORKSPACE_DIFF_MD {
+        if rel == WORKSPACE_DIFF_MD {
             continue;
         }
         let meta = fs::symlink_metadata(&path).at(&path)?;
+        if is_foreign_entry(root, &path, meta.is_dir()) {
+            continue;
+        }
         let kind = if meta.file_type().is_symlink() {
             EntryKind::Link
         } else if meta.is_dir() {
@@ -391,6 +447,41 @@ pub fn compare(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
+}
+
+/// How far back [`memkit_history`] looks for a commit of memkit's.
+const HISTORY_SEARCH_DEPTH: usize = 10_000;
+
+/// Whether the first-parent history from `head` holds a commit memkit made
+/// (a user's own commit, such as a `git revert`, may sit on top of them).
+fn memkit_history(repo: &gix::Repository, head: ObjectId) -> bool {
+    let mut next = Some(head);
+    for _ in 0..HISTORY_SEARCH_DEPTH {
+        let Some(id) = next else {
+            return false;
+        };
+        let Ok(commit) = repo.find_commit(id) else {
+            return false;
+        };
+        if commit.author().is_ok_and(|a| a.email == AUTHOR_EMAIL) {
+            return true;
+        }
+        next = commit.parent_ids().next().map(|p| p.detach());
+    }
+    false
+}
+
+/// Whether the folder's repository holds memkit's history: `Some(true)`
+/// when it does, `Some(false)` when its commits are another program's, `None`
+/// when there is no readable repository with a commit (read-only; for
+/// `memkit doctor` and the move from the old default folder).
+pub fn written_by_memkit(root: &Path) -> Option<bool> {
+    if !is_real_dir(&root.join(".git")) {
+        return None;
+    }
+    let repo = gix::open(root).ok()?;
+    let head = repo.head().ok()?.id()?.detach();
+    Some(memkit_history(&repo, head))
 }
 
 /// The short id and message of the baseline's HEAD commit, without creating

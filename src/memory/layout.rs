@@ -32,30 +32,77 @@ pub fn refuse_symlinked_root(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Removes every symbolic link under `root` (outside `.git`), without following any.
+/// A folder another program keeps inside the memory folder: Codex's memory
+/// writer adds `.codex-baseline/` (with a repository of its own) when it
+/// runs there.
+pub const FOREIGN_BASELINE_DIR: &str = ".codex-baseline";
+
+/// Whether `path` (an entry under `root`) belongs to a repository and is
+/// never committed, hashed or cleaned by memkit: any `.git` entry, Codex's
+/// `.codex-baseline/`, and every folder that holds a `.git` of its own (a
+/// nested repository).
+pub fn is_foreign_entry(root: &Path, path: &Path, is_dir: bool) -> bool {
+    if path.file_name().is_some_and(|n| n == ".git") {
+        return true;
+    }
+    if !is_dir || path == root {
+        return false;
+    }
+    path.parent() == Some(root) && path.file_name().is_some_and(|n| n == FOREIGN_BASELINE_DIR)
+        || fs::symlink_metadata(path.join(".git")).is_ok()
+}
+
+/// The foreign repositories inside `root` (see [`is_foreign_entry`]), for `memkit doctor`.
+pub fn foreign_repositories(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    collect_foreign(root, root, &mut out);
+    out
+}
+
+fn collect_foreign(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        let is_dir = fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+        if !is_dir || path.file_name().is_some_and(|n| n == ".git") {
+            continue;
+        }
+        if is_foreign_entry(root, &path, true) {
+            out.push(path);
+        } else {
+            collect_foreign(root, &path, out);
+        }
+    }
+}
+
+/// Removes every symbolic link under `root` (outside `.git` and foreign
+/// repositories), without following any.
 pub fn remove_symlinks(root: &Path) -> Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
-    walk_links(root, &mut removed)?;
+    walk_links(root, root, &mut removed)?;
     for link in &removed {
         fs::remove_file(link).at(link)?;
     }
     Ok(removed)
 }
 
-fn walk_links(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+fn walk_links(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let Ok(entries) = fs::read_dir(dir) else {
         return Ok(());
     };
     for entry in entries.flatten() {
         let path = entry.path();
-        if path.file_name().is_some_and(|n| n == ".git") {
+        let meta = fs::symlink_metadata(&path).at(&path)?;
+        if is_foreign_entry(root, &path, meta.is_dir()) {
             continue;
         }
-        let meta = fs::symlink_metadata(&path).at(&path)?;
         if meta.file_type().is_symlink() {
             out.push(path);
         } else if meta.is_dir() {
-            walk_links(&path, out)?;
+            walk_links(root, &path, out)?;
         }
     }
     Ok(())
@@ -191,6 +238,32 @@ mod tests {
         std::os::unix::fs::symlink(&base, &link).unwrap();
         assert!(clear_root(&link).is_err());
         assert!(outside.exists());
+    }
+
+    #[test]
+    fn foreign_repositories_are_recognised() {
+        let root = temp();
+        fs::create_dir_all(root.join(".git")).unwrap();
+        fs::create_dir_all(root.join(".codex-baseline/.git")).unwrap();
+        fs::create_dir_all(root.join("skills/vendored/.git")).unwrap();
+        fs::create_dir_all(root.join("skills/mine")).unwrap();
+        fs::create_dir_all(root.join("extensions/x/.codex-baseline")).unwrap();
+        assert!(is_foreign_entry(&root, &root.join(".git"), true));
+        assert!(is_foreign_entry(&root, &root.join(".codex-baseline"), true));
+        assert!(is_foreign_entry(&root, &root.join("skills/vendored"), true));
+        assert!(!is_foreign_entry(&root, &root.join("skills/mine"), true));
+        assert!(
+            !is_foreign_entry(&root, &root, true),
+            "the root itself is memkit's"
+        );
+        assert!(
+            !is_foreign_entry(&root, &root.join("extensions/x/.codex-baseline"), true),
+            "only the top-level .codex-baseline is Codex's"
+        );
+        assert_eq!(
+            foreign_repositories(&root),
+            vec![root.join(".codex-baseline"), root.join("skills/vendored")]
+        );
     }
 
     #[test]

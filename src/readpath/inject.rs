@@ -1,6 +1,8 @@
-//! `memkit inject`: the block an agent gets at start-up — the read-path
-//! instructions, the memory folder path and `memory_summary.md` cut to the
-//! 2,500-token budget exactly as Codex cuts it.
+//! The block an agent gets at start-up — the read-path instructions, the
+//! memory folder path and `memory_summary.md` cut to the 2,500-token budget
+//! exactly as Codex cuts it — and the same block fitted into an agent's own
+//! limit (Codex's instruction files, Claude Code's hook values): when it must
+//! be cut there, the summary loses its last lines and says so in its place.
 
 use crate::util::text::{
     APPROX_BYTES_PER_TOKEN, ceil_char_boundary, floor_char_boundary, without_middle,
@@ -8,6 +10,120 @@ use crate::util::text::{
 
 /// Token budget of the injected summary (Codex's constant).
 pub const SUMMARY_TOKEN_BUDGET: usize = 2_500;
+
+/// How an agent counts the size of what it is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    /// UTF-8 bytes (Codex reads instruction files by bytes).
+    Bytes,
+    /// UTF-16 code units: a JavaScript string's `length` (Claude Code's hook cap).
+    Utf16,
+}
+
+impl Measure {
+    /// The size of `text`.
+    pub fn of(self, text: &str) -> usize {
+        match self {
+            Measure::Bytes => text.len(),
+            Measure::Utf16 => text.encode_utf16().count(),
+        }
+    }
+
+    /// The unit's name, for messages.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Measure::Bytes => "bytes",
+            Measure::Utf16 => "characters",
+        }
+    }
+}
+
+/// A size limit and what it is called in the note a cut leaves.
+#[derive(Debug, Clone, Copy)]
+pub struct Limit {
+    /// The most the block may take.
+    pub max: usize,
+    /// How it is counted.
+    pub measure: Measure,
+    /// Whose limit it is ("Codex's 32 KiB instruction limit").
+    pub name: &'static str,
+}
+
+/// The read-path block, rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadPathBlock {
+    /// The text.
+    pub text: String,
+    /// Whether the 2,500-token budget cut the summary's middle.
+    pub budget_cut: bool,
+    /// How much of the summary a [`Limit`] left out (in the limit's unit; 0: nothing).
+    pub left_out: usize,
+}
+
+/// Renders the read-path `template` for the memory folder `root`, with
+/// `summary` (its `project` section first, cut to the token budget) and, when
+/// `limit` is given, fitted into it: the summary keeps as many of its first
+/// lines as fit, followed by a line that says how much was left out and where
+/// the whole summary is. Never a silent cut.
+pub fn read_path_block(
+    template: &str,
+    root: &std::path::Path,
+    summary: &str,
+    project: Option<&str>,
+    limit: Option<Limit>,
+) -> ReadPathBlock {
+    let base_path = root.display().to_string();
+    let render = |summary: &str| {
+        crate::templates::render(
+            template,
+            &[("base_path", &base_path), ("memory_summary", summary)],
+        )
+    };
+    let summary = match project {
+        Some(dir) => project_first(summary, dir),
+        None => summary.to_string(),
+    };
+    let (summary, budget_cut) = fit_summary(&summary);
+    let whole = render(&summary);
+    let Some(limit) = limit.filter(|l| l.measure.of(&whole) > l.max) else {
+        return ReadPathBlock {
+            text: whole,
+            budget_cut,
+            left_out: 0,
+        };
+    };
+    let m = limit.measure;
+    let total = m.of(&summary);
+    let note = |left: usize| {
+        format!(
+            "[memkit: {left} {} of this summary did not fit {}; the whole summary is in {}/{}]",
+            m.unit(),
+            limit.name,
+            base_path,
+            crate::memory::MEMORY_SUMMARY_MD
+        )
+    };
+    let overhead = m.of(&render(""));
+    let mut kept = String::new();
+    for line in summary.split_inclusive('\n') {
+        let left = total - m.of(&kept) - m.of(line);
+        if overhead + m.of(&kept) + m.of(line) + m.of(&note(left)) + 1 > limit.max {
+            break;
+        }
+        kept.push_str(line);
+    }
+    let left = total - m.of(&kept);
+    let mut cut = kept;
+    if !cut.is_empty() && !cut.ends_with('\n') {
+        cut.push('\n');
+    }
+    cut.push_str(&note(left));
+    ReadPathBlock {
+        text: render(&cut),
+        budget_cut,
+        left_out: left,
+    }
+}
 
 /// The summary cut to the budget: trimmed; whole when it fits in
 /// `budget × 4` bytes, else the first and last halves of the bytes (UTF-8
@@ -101,6 +217,46 @@ mod tests {
         assert!(was_cut);
         assert!(cut.starts_with('é') && cut.ends_with('ü'));
         assert!(cut.contains("tokens truncated"));
+    }
+
+    #[test]
+    fn a_limit_cuts_the_summary_by_lines_and_says_so() {
+        let template = "## Memory {{ base_path }}\nBEGINS\n{{ memory_summary }}\nENDS\n";
+        let summary: String = (0..100).map(|i| format!("- line {i:03} é\n")).collect();
+        let root = std::path::Path::new("/m");
+        let whole = read_path_block(template, root, &summary, None, None);
+        assert_eq!(whole.left_out, 0);
+        for measure in [Measure::Bytes, Measure::Utf16] {
+            let limit = Limit {
+                max: 600,
+                measure,
+                name: "the test limit",
+            };
+            let cut = read_path_block(template, root, &summary, None, Some(limit));
+            assert!(measure.of(&cut.text) <= 600, "{}", measure.of(&cut.text));
+            assert!(cut.text.starts_with("## Memory /m\nBEGINS\n- line 000 é\n"));
+            assert!(
+                cut.text.ends_with("/m/memory_summary.md]\nENDS\n"),
+                "{}",
+                cut.text
+            );
+            assert!(cut.text.contains(&format!(
+                "[memkit: {} {} of this summary did not fit the test limit",
+                cut.left_out,
+                measure.unit()
+            )));
+            let kept = cut.text.matches("- line").count();
+            let trimmed = measure.of(summary.trim());
+            assert_eq!(trimmed - cut.left_out, kept * measure.of("- line 000 é\n"));
+            let roomy = Limit {
+                max: 100_000,
+                ..limit
+            };
+            assert_eq!(
+                read_path_block(template, root, &summary, None, Some(roomy)),
+                whole
+            );
+        }
     }
 
     #[test]

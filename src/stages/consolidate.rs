@@ -3,6 +3,9 @@
 //! something changed (or the artifacts are invalid), validate, commit the new
 //! baseline on top of history and record which snapshots were consolidated.
 //!
+//! Afterwards the agents' installed read paths (Codex's `AGENTS.md` block,
+//! Gemini's `GEMINI.md` block) are brought up to date with the summary.
+//!
 //! Failure leaves the previous `MEMORY.md`, `memory_summary.md` and `skills/`
 //! byte-identical. Files a user changed while the backend ran are committed at
 //! their state from the start of the run, so the next diff shows the edits
@@ -74,6 +77,9 @@ pub struct ConsolidateReport {
     pub tokens_in: u64,
     /// Model output tokens.
     pub tokens_out: u64,
+    /// The agents' read paths brought up to date afterwards (installed ones only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub read_paths: Vec<crate::agents::Refreshed>,
 }
 
 impl crate::stages::StageOutcome for ConsolidateReport {
@@ -230,6 +236,7 @@ pub fn run(
                     "lost the consolidation lease before recording the result",
                 ));
             }
+            report.read_paths = crate::agents::refresh_installed(cfg, store, now);
             Ok(report)
         }
         Err(e) => {

@@ -33,9 +33,9 @@ impl TestEnv {
         env
     }
 
-    /// The memory folder (default location).
+    /// The memory folder (default location: memkit's own, not Codex's).
     pub fn memory_root(&self) -> PathBuf {
-        self.codex_home.join("memories")
+        self.memkit_home.join("memories")
     }
 
     /// A `memkit` command with this environment and nothing from the caller's.

@@ -1,0 +1,132 @@
+//! A read path that is a managed block in a Markdown instruction file: the
+//! shape Codex's `AGENTS.md` and Gemini CLI's `GEMINI.md` share.
+
+use super::block;
+use super::{Agent, BlockSource, Fit, ReadPath};
+use crate::error::Result;
+use crate::readpath::inject::{Limit, Measure};
+use std::path::{Path, PathBuf};
+
+/// A whole-file size limit the block is fitted into, with the user's text.
+#[derive(Debug, Clone, Copy)]
+pub struct FileLimit {
+    /// Bytes the whole file may take.
+    pub max_bytes: usize,
+    /// Whose limit it is, for the note a cut leaves.
+    pub name: &'static str,
+}
+
+/// The block in `path`, for `agent`.
+pub struct MarkdownReadPath {
+    agent: Agent,
+    path: PathBuf,
+    limit: Option<FileLimit>,
+}
+
+impl MarkdownReadPath {
+    /// A managed block in `path`, the whole file kept within `limit`.
+    pub fn new(agent: Agent, path: PathBuf, limit: Option<FileLimit>) -> Self {
+        MarkdownReadPath { agent, path, limit }
+    }
+
+    /// The block's body for a file whose text is `current`, and how it fits.
+    fn body(&self, current: &str, source: &BlockSource) -> Result<(String, Fit)> {
+        let outside = block::outside_len(&self.path, current)?;
+        let name = self.agent.name();
+        let limit = self.limit.map(|l| {
+            // The user's text outside the block, and the markers, come first.
+            let outside_text = &current[..outside.min(current.len())];
+            let taken = outside + block::frame_len(name, outside_text) + 1;
+            Limit {
+                max: l.max_bytes.saturating_sub(taken),
+                measure: Measure::Bytes,
+                name: l.name,
+            }
+        });
+        let rendered = source.render(None, limit);
+        let body = rendered.text.trim_end().to_string();
+        let fit = Fit {
+            size: outside + block::frame_len(name, "") + body.len() + 1,
+            limit: self.limit.map(|l| l.max_bytes),
+            unit: Measure::Bytes.unit(),
+            left_out: rendered.left_out,
+        };
+        Ok((body, fit))
+    }
+}
+
+impl ReadPath for MarkdownReadPath {
+    fn agent(&self) -> Agent {
+        self.agent
+    }
+
+    fn file(&self) -> &Path {
+        &self.path
+    }
+
+    fn is_installed(&self, current: &str) -> Result<bool> {
+        Ok(block::locate(&self.path, current)?.is_some())
+    }
+
+    fn install(&self, current: &str, source: &BlockSource) -> Result<(String, Fit)> {
+        let (body, fit) = self.body(current, source)?;
+        let text = block::install(&self.path, current, self.agent.name(), &body)?;
+        let fit = Fit {
+            size: text.len(),
+            ..fit
+        };
+        Ok((text, fit))
+    }
+
+    fn uninstall(&self, current: &str) -> Result<Option<String>> {
+        block::uninstall(&self.path, current)
+    }
+
+    fn fit(&self, current: &str, source: &BlockSource) -> Result<Fit> {
+        Ok(self.install(current, source)?.1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(summary_lines: usize) -> BlockSource {
+        let summary: String = std::iter::once("v1\n".to_string())
+            .chain((0..summary_lines).map(|i| format!("- remembered fact number {i:04}\n")))
+            .collect();
+        BlockSource::for_test(
+            "## Memory at {{ base_path }}\n{{ memory_summary }}\n",
+            "/m",
+            &summary,
+        )
+    }
+
+    #[test]
+    fn the_whole_file_stays_within_the_limit_and_a_cut_is_announced() {
+        let rp = MarkdownReadPath::new(
+            Agent::Codex,
+            PathBuf::from("AGENTS.md"),
+            Some(FileLimit {
+                max_bytes: 4_000,
+                name: "the test limit",
+            }),
+        );
+        let user = "# Mine\n".repeat(100);
+        let (small, fit) = rp.install(&user, &source(10)).unwrap();
+        assert_eq!(fit.left_out, 0);
+        assert_eq!(fit.size, small.len());
+        assert!(small.starts_with(&user));
+        let (big, fit) = rp.install(&user, &source(500)).unwrap();
+        assert!(big.len() <= 4_000, "{}", big.len());
+        assert_eq!(fit.size, big.len());
+        assert!(fit.left_out > 0);
+        assert!(big.contains("did not fit the test limit") && big.contains("/m/memory_summary.md"));
+        let (refreshed, _) = rp.install(&big, &source(500)).unwrap();
+        assert_eq!(
+            refreshed, big,
+            "refreshing an installed block changes nothing"
+        );
+        assert_eq!(rp.uninstall(&big).unwrap().unwrap(), user);
+    }
+}
