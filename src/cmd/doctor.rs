@@ -383,6 +383,18 @@ fn extract_backend(cfg: &Config, offline: bool) -> Check {
     )
 }
 
+/// Whether an agent command is `codex exec` without `--disable memories`.
+fn codex_agent_with_memories(argv: &[String]) -> bool {
+    let is_codex = argv
+        .first()
+        .is_some_and(|p| Path::new(p).file_name().is_some_and(|n| n == "codex"));
+    let disabled = argv
+        .windows(2)
+        .any(|w| w[0] == "--disable" && w[1] == "memories")
+        || argv.iter().any(|a| a == "--disable=memories");
+    is_codex && argv.iter().any(|a| a == "exec") && !disabled
+}
+
 fn consolidate_backend(cfg: &Config, offline: bool) -> Check {
     let c = &cfg.consolidate;
     match c.backend {
@@ -401,6 +413,19 @@ fn consolidate_backend(cfg: &Config, offline: bool) -> Check {
             offline,
         ),
         ConsolidateBackendKind::Agent => match program_found(&c.agent_command) {
+            Some(_) if codex_agent_with_memories(&c.agent_command) => check(
+                "consolidate",
+                Level::Warn,
+                format!(
+                    "the agent backend runs `{}` with Codex's memory feature: Codex then tells the agent \
+                     not to edit memory files and may start its own memory writer",
+                    c.agent_command.join(" ")
+                ),
+                Some(format!(
+                    "add \"--ephemeral\", \"--disable\", \"memories\" after \"exec\" (the default is {:?})",
+                    crate::config::DEFAULT_AGENT_COMMAND
+                )),
+            ),
             Some(p) => check(
                 "consolidate",
                 Level::Ok,
@@ -717,4 +742,27 @@ fn claude_hook_program(cfg: &Config) -> Option<String> {
         Some(rest) => rest.split('\'').next().unwrap_or("").to_string(),
         None => command.split_whitespace().next().unwrap_or("").to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_codex_agent_needs_its_memory_feature_off() {
+        let argv = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        assert!(codex_agent_with_memories(&argv(
+            "codex exec --sandbox workspace-write -"
+        )));
+        assert!(codex_agent_with_memories(&argv("/usr/bin/codex exec -")));
+        assert!(!codex_agent_with_memories(&argv(
+            "codex exec --ephemeral --disable memories -"
+        )));
+        let default: Vec<String> = crate::config::DEFAULT_AGENT_COMMAND
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert!(!codex_agent_with_memories(&default));
+        assert!(!codex_agent_with_memories(&argv("claude -p")));
+    }
 }

@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 mod sections;
-pub use sections::{ConsolidateBackendKind, ConsolidateConfig, ExtractBackendKind, ExtractConfig};
+pub use sections::{
+    ConsolidateBackendKind, ConsolidateConfig, DEFAULT_AGENT_COMMAND, ExtractBackendKind,
+    ExtractConfig,
+};
 
 /// The file name of the configuration inside its folder.
 pub const CONFIG_FILE_NAME: &str = "config.toml";

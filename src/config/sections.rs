@@ -77,6 +77,21 @@ impl ConsolidateBackendKind {
     }
 }
 
+/// The `agent` backend's default command: Codex with no memory prompt, no
+/// session file and no memory writer of its own (`--ephemeral --disable
+/// memories`), sandboxed to the folder it runs in, the prompt on stdin.
+pub const DEFAULT_AGENT_COMMAND: &[&str] = &[
+    "codex",
+    "exec",
+    "--ephemeral",
+    "--disable",
+    "memories",
+    "--sandbox",
+    "workspace-write",
+    "--skip-git-repo-check",
+    "-",
+];
+
 /// Phase-1 settings (`[extract]`).
 #[derive(Debug, Clone)]
 pub struct ExtractConfig {
@@ -221,7 +236,12 @@ pub(super) fn build_consolidate(
         base_url: raw.base_url.unwrap_or_default(),
         api_key_env: raw.api_key_env.unwrap_or_else(|| "OPENAI_API_KEY".into()),
         command: raw.command.unwrap_or_default(),
-        agent_command: raw.agent_command.unwrap_or_default(),
+        agent_command: raw.agent_command.unwrap_or_else(|| {
+            DEFAULT_AGENT_COMMAND
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        }),
         timeout: seconds(
             "consolidate.timeout",
             raw.timeout,

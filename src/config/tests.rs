@@ -38,6 +38,11 @@ fn defaults_follow_codex() {
     assert_eq!(c.extract_jobs, 8);
     assert_eq!(c.extract.backend, ExtractBackendKind::Heuristic);
     assert_eq!(c.consolidate.backend, ConsolidateBackendKind::Heuristic);
+    let agent = c.consolidate.agent_command.join(" ");
+    assert!(
+        agent.starts_with("codex exec --ephemeral --disable memories --sandbox workspace-write"),
+        "no memory prompt, session file or memory writer in Codex's own run: {agent}"
+    );
 }
 
 #[test]
