@@ -142,6 +142,13 @@ fn serve(
     }
     let mut body = vec![0u8; length];
     reader.read_exact(&mut body).unwrap();
+    // Codex may compress request bodies.
+    let zstd = headers
+        .iter()
+        .any(|(k, v)| k.eq_ignore_ascii_case("content-encoding") && v.eq_ignore_ascii_case("zstd"));
+    if zstd {
+        body = zstd::decode_all(&body[..]).unwrap_or(body);
+    }
     let request = Request {
         method,
         path,
