@@ -265,3 +265,21 @@ fn gemini_block_is_created_and_removed() {
     env.ok(&["uninstall", "gemini"]);
     assert!(!gemini.exists(), "install created it, uninstall removes it");
 }
+
+#[test]
+fn reset_empties_the_installed_blocks_too() {
+    let env = TestEnv::new();
+    with_memory(&env);
+    env.ok(&["install", "codex"]);
+    let agents = env.codex_home.join("AGENTS.md");
+    let summary = read(&env.memory_root().join("memory_summary.md"));
+    assert!(read(&agents).contains(summary.trim()));
+    let out = env.ok(&["reset", "--yes"]);
+    assert!(out.contains("codex's memory block"), "{out}");
+    let text = read(&agents);
+    assert!(
+        !text.contains(summary.trim()),
+        "the wiped memory is gone from AGENTS.md"
+    );
+    assert!(text.contains("No memory yet"), "{text}");
+}

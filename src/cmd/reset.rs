@@ -23,10 +23,14 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<i32> {
     tx.execute("DELETE FROM cite_scans", [])?;
     tx.commit()?;
     let entries = clear_root(root)?;
+    // The agents' blocks must not go on showing the memory that was wiped.
+    let read_paths =
+        crate::agents::refresh_installed(&ctx.cfg, &store, crate::util::time::now_secs());
     if ctx.json {
         ui::json_line(&serde_json::json!({
             "outputs_deleted": outputs, "jobs_deleted": jobs, "citations_deleted": citations,
             "memory_root": root.display().to_string(), "entries_removed": entries,
+            "read_paths": read_paths,
         }));
     } else {
         crate::outln!(
@@ -36,6 +40,13 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<i32> {
             "reset: emptied {} ({entries} entries; the folder itself is kept)",
             root.display()
         );
+        for p in read_paths.iter().filter(|p| p.error.is_none()) {
+            crate::outln!(
+                "reset: {}'s memory block in {} now says there is no memory yet",
+                p.agent.name(),
+                p.file
+            );
+        }
         crate::outln!(
             "reset: the session catalog is kept; the next `memkit run` extracts eligible sessions again"
         );

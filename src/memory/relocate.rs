@@ -60,7 +60,13 @@ pub fn adopt_legacy_folder(cfg: &Config) -> Result<LegacyFolder> {
     if is_symlink(to) || has_content(to) {
         return Ok(found);
     }
-    move_folder(legacy, to)?;
+    if let Err(e) = move_folder(legacy, to) {
+        // Another memkit process (two hook parts start together) moved it first.
+        if !legacy.exists() && has_content(to) {
+            return Ok(LegacyFolder::None);
+        }
+        return Err(e);
+    }
     crate::ui::warn(format!(
         "moved memkit's memory folder from {} to {} with its history: Codex's own memory \
          writer manages the old place. Run `memkit install codex` so Codex reads the new one.",
@@ -84,7 +90,8 @@ fn move_folder(from: &Path, to: &Path) -> Result<()> {
     let parent = to.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(parent).at(parent)?;
     if is_real_dir(to) {
-        fs::remove_dir(to).at(to)?;
+        // Empty (checked by the caller); another process may fill it meanwhile.
+        let _ = fs::remove_dir(to);
     }
     match fs::rename(from, to) {
         Ok(()) => return Ok(()),
