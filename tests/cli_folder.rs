@@ -69,12 +69,26 @@ fn a_memkit_folder_at_the_old_default_moves_with_its_history() {
     let commits_before = git(&old, &["rev-list", "--count", "HEAD"]);
     let head_before = git(&old, &["rev-parse", "HEAD"]);
 
-    let out = env.run(&["status"]);
-    assert!(out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    // status only reads: it says where the folder is and that the next run moves it.
+    let status = env.ok(&["status"]);
+    assert!(
+        status.contains(&format!(
+            "memkit's older folder is still at {}",
+            old.display()
+        )),
+        "{status}"
+    );
+    assert!(old.join(".git").is_dir());
+
+    let (report, err) = run_json(&env, &[]);
     assert!(
         err.contains("moved memkit's memory folder") && err.contains("memkit install codex"),
         "{err}"
+    );
+    assert_eq!(
+        consolidation(&report),
+        "no_changes",
+        "the moved folder is up to date: {report}"
     );
     let new = env.memory_root();
     assert!(!old.exists(), "the old folder is gone");
@@ -82,9 +96,9 @@ fn a_memkit_folder_at_the_old_default_moves_with_its_history() {
     assert_eq!(git(&new, &["rev-parse", "HEAD"]), head_before);
     assert_eq!(git(&new, &["status", "--porcelain"]), "");
 
-    let (report, err) = run_json(&env, &[]);
-    assert_eq!(consolidation(&report), "no_changes", "{report}");
+    let (_, err) = run_json(&env, &[]);
     assert!(!err.contains("moved"), "moved once: {err}");
+    assert!(!env.ok(&["status"]).contains("older folder"));
 }
 
 #[test]
@@ -208,4 +222,35 @@ fn another_writer_replacing_the_history_is_recovered_on_the_next_run() {
     assert!(!err.contains("replaced"), "{err}");
     let names = json_lines(&env.ok(&["sessions", "--json"]));
     assert_eq!(names.len(), 2);
+}
+
+#[test]
+fn a_repository_of_the_users_own_is_committed_on_top_of() {
+    let env = TestEnv::new();
+    let root = env.root.join("my-memory");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("README.md"), "my notes\n").unwrap();
+    foreign_git(&root, &["init", "-q"]);
+    foreign_git(&root, &["add", "-A"]);
+    foreign_git(&root, &["commit", "-q", "-m", "my own start"]);
+    env.write_config(&format!("memory_root = \"{}\"\n", root.display()));
+    env.write_codex_session(
+        &thread_id(1),
+        &["Always run the tests with pnpm, never npm."],
+    );
+    let (report, err) = run_json(&env, &[]);
+    assert_eq!(consolidation(&report), "consolidated", "{report}");
+    assert!(
+        !err.contains("replaced"),
+        "not taken for another writer: {err}"
+    );
+    let log = git(&root, &["log", "--format=%s"]);
+    assert!(
+        log.trim_end().ends_with("my own start") && !log.contains("new baseline"),
+        "{log}"
+    );
+    assert!(
+        git(&root, &["ls-files"]).contains("README.md"),
+        "the user's file stays tracked"
+    );
 }

@@ -132,10 +132,36 @@ fn codex_block_is_cut_to_the_instruction_budget_and_says_so() {
 fn codex_override_file_is_where_the_block_goes() {
     let env = TestEnv::new();
     with_memory(&env);
-    std::fs::write(env.codex_home.join("AGENTS.override.md"), "# override\n").unwrap();
+    let plain = env.codex_home.join("AGENTS.md");
+    let over = env.codex_home.join("AGENTS.override.md");
+    std::fs::write(&over, "# override\n").unwrap();
     env.ok(&["install", "codex"]);
-    assert!(read(&env.codex_home.join("AGENTS.override.md")).contains("<!-- memkit:begin"));
-    assert!(!env.codex_home.join("AGENTS.md").exists());
+    assert!(read(&over).contains("<!-- memkit:begin"));
+    assert!(!plain.exists());
+    env.ok(&["uninstall", "codex"]);
+    assert_eq!(read(&over), "# override\n");
+
+    // A block stranded in AGENTS.md once an override appears: doctor says so,
+    // and uninstall + install move it.
+    std::fs::remove_file(&over).unwrap();
+    env.ok(&["install", "codex"]);
+    std::fs::write(&over, "# override\n").unwrap();
+    let doctor = env.ok_or_fail(&["doctor", "--offline"]);
+    assert!(
+        doctor.contains(&format!(
+            "memkit's block is in {}, but Codex reads {}",
+            plain.display(),
+            over.display()
+        )),
+        "{doctor}"
+    );
+    env.ok(&["uninstall", "codex"]);
+    assert!(
+        !plain.exists(),
+        "the stranded block is gone (install had created the file)"
+    );
+    env.ok(&["install", "codex"]);
+    assert!(read(&over).contains("<!-- memkit:begin"));
 }
 
 #[test]

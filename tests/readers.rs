@@ -294,6 +294,110 @@ fn codex_0169_reply_order_and_twins() {
 }
 
 #[test]
+fn codex_0169_unusual_orderings_lose_nothing_and_double_nothing() {
+    let dir = temp_dir();
+    let id = "01a23100-0000-7000-8000-000000000002";
+    let env = |kind: &str, payload: serde_json::Value| {
+        serde_json::json!({"timestamp": "2026-11-28T10:00:01.000Z", "type": kind, "payload": payload}).to_string()
+    };
+    let item = |item: serde_json::Value| {
+        env(
+            "event_msg",
+            serde_json::json!({"type": "item_completed", "item": item}),
+        )
+    };
+    let command = |id: &str, cmd: &str, code: i64| {
+        item(
+            serde_json::json!({"type": "CommandExecution", "id": id, "command": ["/bin/bash", "-lc", cmd],
+            "status": "completed", "aggregated_output": format!("{cmd} ran\n"), "exit_code": code}),
+        )
+    };
+    let lines = [
+        env(
+            "session_meta",
+            serde_json::json!({"id": id, "cwd": "/w", "source": "cli"}),
+        ),
+        // A human message with an image, in both forms (item first).
+        item(
+            serde_json::json!({"type": "UserMessage", "id": "u1", "content": [
+            {"type": "text", "text": "look at this"}, {"type": "image", "url": "data:image/png;base64,AAAA"}]}),
+        ),
+        env(
+            "event_msg",
+            serde_json::json!({"type": "user_message", "message": "look at this", "images": ["data:image/png;base64,AAAA"]}),
+        ),
+        // Two code-mode scripts at once; only the first runs a command.
+        env(
+            "response_item",
+            serde_json::json!({"type": "custom_tool_call", "call_id": "s1", "name": "exec", "input": "await tools.exec_command({cmd: 'ls'})"}),
+        ),
+        env(
+            "response_item",
+            serde_json::json!({"type": "custom_tool_call", "call_id": "s2", "name": "exec", "input": "text(await tools.read_file('x'))"}),
+        ),
+        command("exec-1", "ls", 0),
+        env(
+            "response_item",
+            serde_json::json!({"type": "custom_tool_call_output", "call_id": "s1", "output": "Script completed"}),
+        ),
+        env(
+            "response_item",
+            serde_json::json!({"type": "custom_tool_call_output", "call_id": "s2", "output": "CONTENT OF X"}),
+        ),
+        // A command recorded before its call.
+        command("call_9", "make test", 2),
+        env(
+            "response_item",
+            serde_json::json!({"type": "function_call", "call_id": "call_9", "name": "exec_command", "arguments": "{\"cmd\":\"make test\"}"}),
+        ),
+        env(
+            "response_item",
+            serde_json::json!({"type": "function_call_output", "call_id": "call_9", "output": "Process exited with code 2\nOutput:\nfail\n"}),
+        ),
+        // A reply without an id first, then its AgentMessage.
+        env(
+            "response_item",
+            serde_json::json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Both done."}]}),
+        ),
+        item(
+            serde_json::json!({"type": "AgentMessage", "id": "m1", "content": [{"type": "Text", "text": "Both done."}]}),
+        ),
+    ];
+    let path = write(
+        &dir,
+        &format!("rollout-2026-11-28T10-00-00-{id}.jsonl"),
+        lines.join("\n").as_bytes(),
+    );
+    let t = read(&path, Tool::Codex);
+    assert_eq!(
+        humans(&t),
+        vec!["look at this\n[image]"],
+        "one human message"
+    );
+    assert_eq!(assistants(&t), vec!["Both done."], "one reply");
+    let inputs: Vec<(&str, Option<i64>)> = calls(&t)
+        .iter()
+        .map(|c| (c.input.as_str(), c.exit_code))
+        .collect();
+    assert_eq!(
+        inputs,
+        vec![
+            ("ls", Some(0)),
+            ("await tools.exec_command({cmd: 'ls'})", None),
+            ("text(await tools.read_file('x'))", None),
+            ("make test", Some(2)),
+        ],
+        "with two scripts running nothing is dropped; a command recorded before its call is shown once"
+    );
+    assert!(
+        calls(&t)
+            .iter()
+            .any(|c| c.output.as_deref() == Some("CONTENT OF X")),
+        "the second script's output is kept"
+    );
+}
+
+#[test]
 fn memkit_block_coming_back_from_a_hook_is_not_the_human() {
     let dir = temp_dir();
     let line = |text: &str, uuid: &str| {
@@ -304,10 +408,22 @@ fn memkit_block_coming_back_from_a_hook_is_not_the_human() {
     };
     let text = [
         line(
-            "SessionStart hook additional context: ## Memory\n========= MEMORY_SUMMARY BEGINS =========\nv1\n========= MEMORY_SUMMARY ENDS =========",
+            "SessionStart hook additional context: [memkit memory, part 1 of 2]\n## Memory\n========= MEMORY_SUMMARY BEGINS =========\nv1",
             "u1",
         ),
+        line(
+            "[memkit memory, part 2 of 2]\n- fact b\n========= MEMORY_SUMMARY ENDS =========",
+            "u3",
+        ),
+        line(
+            "## Memory\n========= MEMORY_SUMMARY BEGINS =========\nv1\n========= MEMORY_SUMMARY ENDS =========",
+            "u4",
+        ),
         line("add a login page", "u2"),
+        line(
+            "why does AGENTS.md have a <!-- memkit:begin line? take it out",
+            "u5",
+        ),
     ]
     .join("\n");
     let path = write(
@@ -316,7 +432,14 @@ fn memkit_block_coming_back_from_a_hook_is_not_the_human() {
         text.as_bytes(),
     );
     let t = read(&path, Tool::Claude);
-    assert_eq!(humans(&t), vec!["add a login page"]);
+    assert_eq!(
+        humans(&t),
+        vec![
+            "add a login page",
+            "why does AGENTS.md have a <!-- memkit:begin line? take it out"
+        ],
+        "every part of the block is context; a question about it is the human's"
+    );
 }
 
 #[test]

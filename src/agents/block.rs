@@ -14,7 +14,9 @@
 //! A block is appended at the end of the file. When the user's text does not
 //! end with a newline, one is added before the block and the begin marker
 //! says so (`newline added`), so removing the block gives the file back
-//! byte for byte.
+//! byte for byte. A file with CRLF line ends gets the block with CRLF too. A
+//! line of the body that would read as a marker (a summary quoting one) is
+//! written as `<!-- (quoted) memkit:…` so the block can always be found again.
 
 use crate::error::{Error, Result};
 use crate::readpath::BLOCK_BEGIN_MARKER;
@@ -101,13 +103,35 @@ fn bad(path: &Path, line: usize, what: &str) -> Error {
     ))
 }
 
+/// The body as written into the block: marker-like lines quoted, a final
+/// newline, the file's line ends.
+fn written_body(body: &str, eol: &str) -> String {
+    let mut out = String::with_capacity(body.len() + 16);
+    for line in body.lines() {
+        let t = line.trim();
+        if t.starts_with(BLOCK_BEGIN_MARKER) || t == BLOCK_END_MARKER {
+            out.push_str(&line.replacen("<!-- memkit:", "<!-- (quoted) memkit:", 1));
+        } else {
+            out.push_str(line);
+        }
+        out.push_str(eol);
+    }
+    out
+}
+
+/// The line end a file uses (`\r\n` when its first line ends so).
+fn line_end(text: &str) -> &'static str {
+    match text.find('\n') {
+        Some(i) if i > 0 && text.as_bytes()[i - 1] == b'\r' => "\r\n",
+        _ => "\n",
+    }
+}
+
 /// The file's text with the block holding `body` (replacing an existing
 /// block in place, or appended at the end).
 pub fn install(path: &Path, current: &str, agent: &str, body: &str) -> Result<String> {
-    let mut body = body.to_string();
-    if !body.ends_with('\n') {
-        body.push('\n');
-    }
+    let eol = line_end(current);
+    let body = written_body(body, eol);
     if let Some(found) = locate(path, current)? {
         let mut out = String::with_capacity(current.len() + body.len());
         out.push_str(&current[..found.body.start]);
@@ -118,13 +142,13 @@ pub fn install(path: &Path, current: &str, agent: &str, body: &str) -> Result<St
     let newline_added = !current.is_empty() && !current.ends_with('\n');
     let mut out = current.to_string();
     if newline_added {
-        out.push('\n');
+        out.push_str(eol);
     }
     out.push_str(&begin_line(agent, newline_added));
-    out.push('\n');
+    out.push_str(eol);
     out.push_str(&body);
     out.push_str(BLOCK_END_MARKER);
-    out.push('\n');
+    out.push_str(eol);
     Ok(out)
 }
 
@@ -139,18 +163,22 @@ pub fn uninstall(path: &Path, current: &str) -> Result<Option<String>> {
     Ok((!out.is_empty()).then_some(out))
 }
 
-/// The bytes outside the block (what the user wrote).
-pub fn outside_len(path: &Path, current: &str) -> Result<usize> {
+/// The bytes of the file that are not the block's body once the block is
+/// installed: the user's text, the marker lines and the newline install may
+/// add. A body of `max - taken` bytes (as written) keeps the file within `max`.
+pub fn taken_len(path: &Path, current: &str, agent: &str) -> Result<usize> {
     Ok(match locate(path, current)? {
-        Some(found) => current.len() - found.span.len(),
-        None => current.len(),
+        Some(found) => current.len() - found.body.len(),
+        None => {
+            let eol = line_end(current).len();
+            let newline_added = !current.is_empty() && !current.ends_with('\n');
+            current.len()
+                + begin_line(agent, newline_added).len()
+                + BLOCK_END_MARKER.len()
+                + 2 * eol
+                + if newline_added { eol } else { 0 }
+        }
     })
-}
-
-/// The bytes the markers and separator add around a body.
-pub fn frame_len(agent: &str, current_outside: &str) -> usize {
-    let newline_added = !current_outside.is_empty() && !current_outside.ends_with('\n');
-    begin_line(agent, newline_added).len() + 1 + BLOCK_END_MARKER.len() + 1 + newline_added as usize
 }
 
 #[cfg(test)]
@@ -176,11 +204,16 @@ mod tests {
             assert_eq!(again, installed, "idempotent for {user:?}");
             let removed = uninstall(p(), &installed).unwrap();
             assert_eq!(removed.as_deref().unwrap_or(""), user, "{user:?}");
-            assert_eq!(outside_len(p(), &installed).unwrap(), user.len());
+            let body = installed.len() - taken_len(p(), user, "codex").unwrap();
             assert_eq!(
-                installed.len() - user.len(),
-                frame_len("codex", user) + "## Memory\nbody\n".len(),
+                body,
+                written_body("## Memory\nbody", line_end(user)).len(),
                 "{user:?}"
+            );
+            assert_eq!(
+                taken_len(p(), &installed, "codex").unwrap(),
+                taken_len(p(), user, "codex").unwrap(),
+                "the same before and after install: {user:?}"
             );
         }
         assert_eq!(
@@ -200,6 +233,33 @@ mod tests {
             uninstall(p(), &refreshed).unwrap().unwrap(),
             "top\nbelow, added later\n"
         );
+    }
+
+    #[test]
+    fn a_body_quoting_the_markers_stays_readable() {
+        let body = format!(
+            "## Memory\n- a note about {BLOCK_END_MARKER}\n{BLOCK_END_MARKER}\n  <!-- memkit:begin x -->\n"
+        );
+        let installed = install(p(), "mine\n", "codex", &body).unwrap();
+        let found = locate(p(), &installed).unwrap().unwrap();
+        assert!(installed[found.body.clone()].contains("<!-- (quoted) memkit:end -->"));
+        assert!(installed[found.body.clone()].contains("  <!-- (quoted) memkit:begin x -->"));
+        assert!(
+            installed.contains(&format!("- a note about {BLOCK_END_MARKER}")),
+            "mid-line is fine"
+        );
+        assert_eq!(uninstall(p(), &installed).unwrap().unwrap(), "mine\n");
+    }
+
+    #[test]
+    fn crlf_files_get_crlf_lines() {
+        let user = "rules\r\nmore\r\n";
+        let installed = install(p(), user, "codex", "a\nb").unwrap();
+        assert!(
+            !installed.replace("\r\n", "").contains('\n'),
+            "{installed:?}"
+        );
+        assert_eq!(uninstall(p(), &installed).unwrap().unwrap(), user);
     }
 
     #[test]

@@ -17,11 +17,12 @@
 //! stays as it was. Invalid JSON is an error that changes nothing.
 
 use super::jsonedit::{
-    elements, insert_member, members, push_element, remove_element, remove_member, root,
+    self, elements, insert_member, members, push_element, remove_element, remove_member, root,
 };
 use super::{Agent, BlockSource, Fit, ReadPath};
 use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::readpath::PART_HEADER_PREFIX;
 use crate::readpath::inject::{Limit, Measure};
 use serde_json::{Value, json};
 use std::ops::Range;
@@ -40,13 +41,45 @@ pub struct ClaudeReadPath {
     program: String,
 }
 
+/// What install had to create for its entries: said in the first entry's
+/// command (a shell comment), so uninstall removes exactly that and the
+/// file comes back byte for byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Created {
+    /// The settings file itself.
+    File,
+    /// The `hooks` object.
+    Hooks,
+    /// The `hooks.SessionStart` list.
+    SessionStart,
+}
+
+impl Created {
+    fn word(self) -> &'static str {
+        match self {
+            Created::File => "file",
+            Created::Hooks => "hooks",
+            Created::SessionStart => "SessionStart",
+        }
+    }
+}
+
+/// The shell comment that records what install created.
+const CREATED_NOTE: &str = " # memkit install created: ";
+
 impl ClaudeReadPath {
-    /// The hooks in `<claude_home>/settings.json`, running this memkit binary.
+    /// The hooks in `<claude_home>/settings.json`, running this memkit
+    /// binary: `memkit` when that is what `PATH` finds, else its path.
     pub fn new(cfg: &Config) -> Self {
-        let program = std::env::current_exe()
-            .ok()
-            .and_then(|p| p.canonicalize().ok())
-            .map(|p| p.display().to_string())
+        let exe = std::env::current_exe().ok();
+        let on_path = exe.as_ref().and_then(|exe| {
+            let found = std::env::split_paths(&std::env::var_os("PATH")?)
+                .map(|d| d.join("memkit"))
+                .find(|c| c.is_file())?;
+            (found.canonicalize().ok()? == exe.canonicalize().ok()?).then(|| "memkit".to_string())
+        });
+        let program = on_path
+            .or_else(|| exe.map(|p| p.display().to_string()))
             .unwrap_or_else(|| "memkit".into());
         ClaudeReadPath {
             path: cfg.claude_home.join("settings.json"),
@@ -54,17 +87,82 @@ impl ClaudeReadPath {
         }
     }
 
-    fn command(&self, part: usize, parts: usize) -> String {
-        format!(
-            "{} inject --format claude-hook --part {part}/{parts} --project \"$CLAUDE_PROJECT_DIR\"",
-            shell_quote(&self.program)
-        )
+    /// The settings text with memkit's hooks, running `program`, brought up to date.
+    fn write_hooks(
+        &self,
+        current: &str,
+        source: &BlockSource,
+        program: &str,
+    ) -> Result<(String, Fit)> {
+        let doc = parse(&self.path, current)?;
+        let size = Measure::Utf16.of(&source.render(None, None).text);
+        let parts = (MIN_PARTS..)
+            .find(|&n| n * capacity(n) >= size)
+            .unwrap_or(MIN_PARTS);
+        let present: Vec<String> = doc
+            .as_ref()
+            .map(memkit_entries)
+            .unwrap_or_default()
+            .into_iter()
+            .flat_map(|(_, c)| c)
+            .collect();
+        let text = if present.is_empty() {
+            let created = creation_needed(&self.path, current)?;
+            add_entries(&self.path, current, &entries(program, parts, created))?
+        } else {
+            let created = present.iter().find_map(|c| created_of(c));
+            let wanted = entries(program, parts, created);
+            if present == commands_of(&wanted) {
+                current.to_string()
+            } else {
+                let without = remove_entries(&self.path, current, false)?;
+                add_entries(&self.path, &without, &wanted)?
+            }
+        };
+        let fit = self.fit(&text, source)?;
+        Ok((text, fit))
     }
+}
 
-    fn entries(&self, parts: usize) -> Vec<Value> {
-        (1..=parts)
-            .map(|i| json!({"hooks": [{"type": "command", "command": self.command(i, parts)}]}))
-            .collect()
+/// The hook entries for `parts` parts running `program`.
+fn entries(program: &str, parts: usize, created: Option<Created>) -> Vec<Value> {
+    (1..=parts)
+        .map(|i| {
+            let mut command = format!(
+                "{} inject --format claude-hook --part {i}/{parts} --project \"$CLAUDE_PROJECT_DIR\"",
+                shell_quote(program)
+            );
+            if let (1, Some(c)) = (i, created) {
+                command.push_str(CREATED_NOTE);
+                command.push_str(c.word());
+            }
+            json!({"hooks": [{"type": "command", "command": command}]})
+        })
+        .collect()
+}
+
+fn commands_of(entries: &[Value]) -> Vec<String> {
+    entries
+        .iter()
+        .filter_map(|e| e["hooks"][0]["command"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// What a memkit hook command says install created.
+fn created_of(command: &str) -> Option<Created> {
+    match command.split(CREATED_NOTE).nth(1)?.trim() {
+        "file" => Some(Created::File),
+        "hooks" => Some(Created::Hooks),
+        "SessionStart" => Some(Created::SessionStart),
+        _ => None,
+    }
+}
+
+/// The program a memkit hook command runs.
+fn program_of(command: &str) -> Option<String> {
+    match command.strip_prefix('\'') {
+        Some(rest) => Some(rest.split('\'').next()?.to_string()),
+        None => command.split_whitespace().next().map(str::to_string),
     }
 }
 
@@ -80,9 +178,19 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
-/// Whether a hook command is one memkit installs.
+/// Whether a hook command is memkit's read path (installed, or the single
+/// hook the README once told people to add by hand, which install replaces).
 pub fn is_memkit_hook(command: &str) -> bool {
-    command.contains("memkit") && command.contains(" inject ") && command.contains("claude-hook")
+    command.contains(" inject ") && command.contains("--format claude-hook")
+}
+
+/// The program the memkit hooks in a settings text run.
+pub fn hook_program(text: &str) -> Option<String> {
+    let doc: Value = serde_json::from_str(text).ok()?;
+    memkit_entries(&doc)
+        .into_iter()
+        .flat_map(|(_, c)| c)
+        .find_map(|c| program_of(&c))
 }
 
 /// The number of parts a memkit hook command asks for (`--part i/N`).
@@ -135,13 +243,31 @@ fn memkit_entries(doc: &Value) -> Vec<(usize, Vec<String>)> {
         .collect()
 }
 
-/// The span of member `key` of the object at `span`, and its index.
-fn member(text: &str, span: &Range<usize>, key: &str) -> Option<(usize, Range<usize>)> {
-    members(text, span)
+/// The index and span of member `key` of the object at `span`. A key that
+/// appears twice is an error (JSON readers take the last, a text edit the
+/// first: editing either could be the wrong one).
+fn member(
+    path: &Path,
+    text: &str,
+    span: &Range<usize>,
+    key: &str,
+) -> Result<Option<(usize, Range<usize>)>> {
+    let found: Vec<(usize, jsonedit::Member)> = members(text, span)
         .into_iter()
         .enumerate()
-        .find(|(_, m)| m.key == key)
-        .map(|(i, m)| (i, m.value))
+        .filter(|(_, m)| m.key == key)
+        .collect();
+    match found.as_slice() {
+        [] => Ok(None),
+        [(i, m)] => Ok(Some((*i, m.value.clone()))),
+        [_, (_, second), ..] => {
+            let line = text[..second.key_start].matches('\n').count() + 1;
+            Err(Error::failed(format!(
+                "{}:{line}: the key {key:?} appears twice; memkit changed nothing",
+                path.display()
+            )))
+        }
+    }
 }
 
 fn wrong_shape(path: &Path, what: &str) -> Error {
@@ -149,6 +275,39 @@ fn wrong_shape(path: &Path, what: &str) -> Error {
         "{}: {what}; memkit changed nothing",
         path.display()
     ))
+}
+
+/// The `hooks` object and its `SessionStart` list, checked for their shape.
+type HookSpans = (Option<Range<usize>>, Option<Range<usize>>);
+
+fn hook_spans(path: &Path, text: &str) -> Result<HookSpans> {
+    let top = root(text);
+    let Some((_, hooks)) = member(path, text, &top, "hooks")? else {
+        return Ok((None, None));
+    };
+    if !text[hooks.clone()].starts_with('{') {
+        return Err(wrong_shape(path, "\"hooks\" is not an object"));
+    }
+    let list = member(path, text, &hooks, "SessionStart")?.map(|(_, l)| l);
+    if list
+        .as_ref()
+        .is_some_and(|l| !text[l.clone()].starts_with('['))
+    {
+        return Err(wrong_shape(path, "\"hooks.SessionStart\" is not an array"));
+    }
+    Ok((Some(hooks), list))
+}
+
+/// What adding entries to `text` has to create.
+fn creation_needed(path: &Path, text: &str) -> Result<Option<Created>> {
+    if text.trim().is_empty() {
+        return Ok(Some(Created::File));
+    }
+    Ok(match hook_spans(path, text)? {
+        (None, _) => Some(Created::Hooks),
+        (Some(_), None) => Some(Created::SessionStart),
+        (Some(_), Some(_)) => None,
+    })
 }
 
 /// `text` with `entries` added to `hooks.SessionStart` (created when missing).
@@ -160,74 +319,59 @@ fn add_entries(path: &Path, text: &str, entries: &[Value]) -> Result<String> {
             serde_json::to_string_pretty(&doc).unwrap_or_default()
         ));
     }
-    let top = root(text);
-    let Some((_, hooks)) = member(text, &top, "hooks") else {
-        return Ok(insert_member(
-            text,
-            &top,
-            "hooks",
-            &json!({"SessionStart": entries}),
-        ));
-    };
-    if !text[hooks.clone()].starts_with('{') {
-        return Err(wrong_shape(path, "\"hooks\" is not an object"));
-    }
-    let Some((_, list)) = member(text, &hooks, "SessionStart") else {
-        return Ok(insert_member(
-            text,
-            &hooks,
-            "SessionStart",
-            &Value::Array(entries.to_vec()),
-        ));
-    };
-    if !text[list.clone()].starts_with('[') {
-        return Err(wrong_shape(path, "\"hooks.SessionStart\" is not an array"));
-    }
     let mut out = text.to_string();
     for entry in entries {
-        let top = root(&out);
-        let (_, hooks) = member(&out, &top, "hooks").expect("found above");
-        let (_, list) = member(&out, &hooks, "SessionStart").expect("found above");
-        out = push_element(&out, &list, entry);
+        out = match hook_spans(path, &out)? {
+            (None, _) => insert_member(
+                &out,
+                &root(&out),
+                "hooks",
+                &json!({"SessionStart": [entry]}),
+            ),
+            (Some(hooks), None) => insert_member(&out, &hooks, "SessionStart", &json!([entry])),
+            (Some(_), Some(list)) => push_element(&out, &list, entry),
+        };
     }
     Ok(out)
 }
 
-/// `text` without memkit's SessionStart entries; a SessionStart list or
-/// `hooks` object left empty goes too, and `None` means nothing is left.
-fn remove_entries(path: &Path, text: &str) -> Result<Option<String>> {
+/// `text` without memkit's SessionStart entries. With `clean_up`, what
+/// install created for them goes too (`""`: nothing is left of the file).
+fn remove_entries(path: &Path, text: &str, clean_up: bool) -> Result<String> {
     let mut out = text.to_string();
+    let mut created = None;
     loop {
         let Some(doc) = parse(path, &out)? else {
-            return Ok(None);
+            return Ok(out);
         };
-        let Some(&(index, _)) = memkit_entries(&doc).first() else {
+        let Some((index, commands)) = memkit_entries(&doc).into_iter().next() else {
             break;
         };
-        let top = root(&out);
-        let (_, hooks) = member(&out, &top, "hooks").expect("parsed above");
-        let (_, list) = member(&out, &hooks, "SessionStart").expect("parsed above");
-        out = remove_element(&out, &list, index);
+        created = created.or_else(|| commands.iter().find_map(|c| created_of(c)));
+        let (_, list) = hook_spans(path, &out)?;
+        out = remove_element(&out, &list.expect("parsed above"), index);
     }
-    let top = root(&out);
-    if let Some((hooks_index, hooks)) = member(&out, &top, "hooks")
-        && out[hooks.clone()].starts_with('{')
-        && let Some((list_index, list)) = member(&out, &hooks, "SessionStart")
-        && out[list.clone()].starts_with('[')
+    let Some(created) = created.filter(|_| clean_up) else {
+        return Ok(out);
+    };
+    let (hooks, list) = hook_spans(path, &out)?;
+    if let (Some(hooks), Some(list)) = (hooks, list)
         && elements(&out, &list).is_empty()
     {
-        out = remove_member(&out, &hooks, list_index);
-        let top = root(&out);
-        let (_, hooks) = member(&out, &top, "hooks").expect("still there");
-        if members(&out, &hooks).is_empty() {
-            out = remove_member(&out, &top, hooks_index);
+        let (index, _) = member(path, &out, &hooks, "SessionStart")?.expect("found above");
+        out = remove_member(&out, &hooks, index);
+        if created != Created::SessionStart {
+            let top = root(&out);
+            let (index, hooks) = member(path, &out, &top, "hooks")?.expect("still there");
+            if members(&out, &hooks).is_empty() {
+                out = remove_member(&out, &top, index);
+            }
         }
     }
-    let top = root(&out);
-    if members(&out, &top).is_empty() {
-        return Ok(None);
+    if created == Created::File && members(&out, &root(&out)).is_empty() {
+        return Ok(String::new());
     }
-    Ok(Some(out))
+    Ok(out)
 }
 
 /// The block split into `parts` hook values, each under the cap; the
@@ -267,7 +411,7 @@ fn part_header(i: usize, parts: usize) -> String {
     if parts == 1 {
         String::new()
     } else {
-        format!("[memkit memory, part {i} of {parts}]\n")
+        format!("{PART_HEADER_PREFIX}{i} of {parts}]\n")
     }
 }
 
@@ -322,34 +466,19 @@ impl ReadPath for ClaudeReadPath {
     }
 
     fn install(&self, current: &str, source: &BlockSource) -> Result<(String, Fit)> {
-        let doc = parse(&self.path, current)?;
-        let size = Measure::Utf16.of(&source.render(None, None).text);
-        let parts = (MIN_PARTS..)
-            .find(|&n| n * capacity(n) >= size)
-            .unwrap_or(MIN_PARTS);
-        let entries = self.entries(parts);
-        let wanted: Vec<String> = (1..=parts).map(|i| self.command(i, parts)).collect();
-        let present: Vec<String> = doc
-            .as_ref()
-            .map(memkit_entries)
-            .unwrap_or_default()
-            .into_iter()
-            .flat_map(|(_, c)| c)
-            .collect();
-        let text = if present == wanted {
-            current.to_string()
-        } else if present.is_empty() {
-            add_entries(&self.path, current, &entries)?
-        } else {
-            let without = remove_entries(&self.path, current)?.unwrap_or_default();
-            add_entries(&self.path, &without, &entries)?
-        };
-        let fit = self.fit(&text, source)?;
-        Ok((text, fit))
+        self.write_hooks(current, source, &self.program)
+    }
+
+    /// Keeps the program the installed hooks run (the memkit the user
+    /// installed with); only the number of parts follows the memory.
+    fn refresh(&self, current: &str, source: &BlockSource) -> Result<(String, Fit)> {
+        let program = hook_program(current).unwrap_or_else(|| self.program.clone());
+        self.write_hooks(current, source, &program)
     }
 
     fn uninstall(&self, current: &str) -> Result<Option<String>> {
-        remove_entries(&self.path, current)
+        let out = remove_entries(&self.path, current, true)?;
+        Ok((!out.is_empty()).then_some(out))
     }
 
     fn fit(&self, current: &str, source: &BlockSource) -> Result<Fit> {
@@ -398,6 +527,8 @@ mod tests {
         let cases = [
             "",
             "{}\n",
+            "{\"hooks\": {}}",
+            "{\n  \"theme\": \"dark\",\n  \"hooks\": {\n    \"SessionStart\": []\n  }\n}\n",
             "{\n  \"theme\": \"dark\"\n}\n",
             "{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]\n      }\n    ]\n  }\n}\n",
             "{\"hooks\":{\"SessionStart\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"echo hi\"}]}]}}",
@@ -421,8 +552,8 @@ mod tests {
             assert_eq!(again, installed, "idempotent");
             let removed = rp().uninstall(&installed).unwrap();
             match user {
-                "" | "{}\n" => assert_eq!(removed, None, "{user:?}"),
-                _ => assert_eq!(removed.as_deref(), Some(user)),
+                "" => assert_eq!(removed, None, "install created the file"),
+                _ => assert_eq!(removed.as_deref(), Some(user), "byte for byte"),
             }
         }
     }
@@ -446,6 +577,40 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("settings.json:3:"), "names the line: {err}");
+        let twice = "{\"hooks\": {\"Stop\": []},\n \"hooks\": {}}";
+        let err = rp().install(twice, &source(1)).unwrap_err().to_string();
+        assert!(
+            err.contains("settings.json:2: the key \"hooks\" appears twice"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn refresh_keeps_the_installed_program_and_install_replaces_the_old_hand_made_hook() {
+        let (installed, _) = rp().install("", &source(10)).unwrap();
+        let other = ClaudeReadPath {
+            path: PathBuf::from("settings.json"),
+            program: "/tmp/a dev build/memkit".into(),
+        };
+        let (refreshed, _) = other.refresh(&installed, &source(10)).unwrap();
+        assert_eq!(
+            refreshed, installed,
+            "a consolidation run by another binary changes nothing"
+        );
+        assert_eq!(
+            hook_program(&installed).as_deref(),
+            Some("/opt/memkit bin/memkit")
+        );
+        let old = r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "memkit inject --format claude-hook"}]}]}}"#;
+        let (migrated, _) = rp().install(old, &source(10)).unwrap();
+        let doc: Value = serde_json::from_str(&migrated).unwrap();
+        let entries = memkit_entries(&doc);
+        assert_eq!(
+            entries.len(),
+            2,
+            "the single hook became two parts: {migrated}"
+        );
+        assert!(entries.iter().all(|(_, c)| c[0].contains("--part ")));
     }
 
     #[test]

@@ -24,6 +24,27 @@ use std::path::{Path, PathBuf};
 /// Codex's `project_doc_max_bytes` default: the size memkit keeps the global file within.
 pub const CODEX_INSTRUCTIONS_MAX_BYTES: usize = 32 * 1024;
 
+/// The file memkit's block lives in: the one of `AGENTS.override.md` and
+/// `AGENTS.md` that holds it (the one Codex reads, if both do), else the one
+/// Codex reads. So a block stranded in the file Codex no longer reads can
+/// still be updated and removed (and `memkit doctor` says it is stranded).
+fn block_file(codex_home: &Path) -> PathBuf {
+    let read = instructions_file(codex_home);
+    let holds_block = |p: &Path| {
+        std::fs::read_to_string(p).is_ok_and(|t| t.contains(crate::readpath::BLOCK_BEGIN_MARKER))
+    };
+    if holds_block(&read) {
+        return read;
+    }
+    [
+        codex_home.join("AGENTS.override.md"),
+        codex_home.join("AGENTS.md"),
+    ]
+    .into_iter()
+    .find(|p| holds_block(p))
+    .unwrap_or(read)
+}
+
 /// The global instructions file Codex reads: `AGENTS.override.md` when it
 /// has content (Codex then ignores `AGENTS.md`), else `AGENTS.md`.
 pub fn instructions_file(codex_home: &Path) -> PathBuf {
@@ -42,7 +63,7 @@ impl CodexReadPath {
     pub fn new(cfg: &Config) -> Self {
         CodexReadPath(MarkdownReadPath::new(
             Agent::Codex,
-            instructions_file(&cfg.codex_home),
+            block_file(&cfg.codex_home),
             Some(FileLimit {
                 max_bytes: CODEX_INSTRUCTIONS_MAX_BYTES,
                 name: "Codex's 32 KiB instruction budget",

@@ -128,10 +128,12 @@ fn lead(text: &str, start: usize) -> &str {
     &text[start - ws..start]
 }
 
-/// Indents every line of `value` after the first with the indentation in `lead`.
+/// Indents every line of `value` after the first with the indentation in
+/// `lead`, with `lead`'s line end (CRLF files stay CRLF).
 fn reindent(value: &str, lead: &str) -> String {
     let indent = lead.rsplit('\n').next().unwrap_or("");
-    value.replace('\n', &format!("\n{indent}"))
+    let eol = if lead.contains("\r\n") { "\r\n" } else { "\n" };
+    value.replace('\n', &format!("{eol}{indent}"))
 }
 
 /// `text` with `"key": value` added as the last member of the object at `span`.
@@ -260,6 +262,14 @@ mod tests {
         .unwrap();
         assert_eq!(elements(&pushed, &stop2).len(), 2);
         assert_eq!(remove_element(&pushed, &stop2, 1), text);
+    }
+
+    #[test]
+    fn crlf_files_stay_crlf() {
+        let text = "{\r\n  \"a\": 1\r\n}\r\n";
+        let edited = insert_member(text, &root(text), "b", &json!({"c": [1]}));
+        assert!(!edited.replace("\r\n", "").contains('\n'), "{edited:?}");
+        assert_eq!(remove_member(&edited, &root(&edited), 1), text);
     }
 
     #[test]

@@ -31,27 +31,24 @@ impl MarkdownReadPath {
 
     /// The block's body for a file whose text is `current`, and how it fits.
     fn body(&self, current: &str, source: &BlockSource) -> Result<(String, Fit)> {
-        let outside = block::outside_len(&self.path, current)?;
-        let name = self.agent.name();
-        let limit = self.limit.map(|l| {
-            // The user's text outside the block, and the markers, come first.
-            let outside_text = &current[..outside.min(current.len())];
-            let taken = outside + block::frame_len(name, outside_text) + 1;
-            Limit {
-                max: l.max_bytes.saturating_sub(taken),
-                measure: Measure::Bytes,
-                name: l.name,
-            }
+        // The user's text and the marker lines take their room first; CRLF
+        // files and quoted marker lines make the body a little longer as
+        // written, which the slack covers.
+        const SLACK: usize = 256;
+        let taken = block::taken_len(&self.path, current, self.agent.name())?;
+        let limit = self.limit.map(|l| Limit {
+            max: l.max_bytes.saturating_sub(taken + SLACK),
+            measure: Measure::Bytes,
+            name: l.name,
         });
         let rendered = source.render(None, limit);
-        let body = rendered.text.trim_end().to_string();
         let fit = Fit {
-            size: outside + block::frame_len(name, "") + body.len() + 1,
+            size: 0,
             limit: self.limit.map(|l| l.max_bytes),
             unit: Measure::Bytes.unit(),
             left_out: rendered.left_out,
         };
-        Ok((body, fit))
+        Ok((rendered.text.trim_end().to_string(), fit))
     }
 }
 
@@ -100,6 +97,33 @@ mod tests {
             "/m",
             &summary,
         )
+    }
+
+    #[test]
+    fn text_after_the_block_and_multibyte_summaries_are_fine() {
+        let rp = MarkdownReadPath::new(
+            Agent::Codex,
+            PathBuf::from("AGENTS.md"),
+            Some(FileLimit {
+                max_bytes: 4_000,
+                name: "the test limit",
+            }),
+        );
+        let summary = "v1\n- préférence — toujours ✓\n".repeat(40);
+        let src = BlockSource::for_test(
+            "## Memory — {{ base_path }}\n{{ memory_summary }}\n",
+            "/m",
+            &summary,
+        );
+        let (installed, _) = rp.install("top\n", &src).unwrap();
+        let edited = format!("{installed}added below the block, with é\n");
+        let (refreshed, fit) = rp.install(&edited, &src).unwrap();
+        assert!(refreshed.len() <= 4_000 && fit.size == refreshed.len());
+        assert!(refreshed.ends_with("added below the block, with é\n"));
+        assert_eq!(
+            rp.uninstall(&refreshed).unwrap().unwrap(),
+            "top\nadded below the block, with é\n"
+        );
     }
 
     #[test]

@@ -95,6 +95,12 @@ pub trait ReadPath {
     fn is_installed(&self, current: &str) -> Result<bool>;
     /// The file's text with the read path installed or brought up to date.
     fn install(&self, current: &str, block: &BlockSource) -> Result<(String, Fit)>;
+    /// The file's text with an installed read path brought up to date after
+    /// a consolidation (the same as [`ReadPath::install`] unless the agent
+    /// keeps something the user chose at install time).
+    fn refresh(&self, current: &str, block: &BlockSource) -> Result<(String, Fit)> {
+        self.install(current, block)
+    }
     /// The file's text without the read path; `None` when the file should go
     /// (install created it and nothing else is in it).
     fn uninstall(&self, current: &str) -> Result<Option<String>>;
@@ -223,16 +229,8 @@ impl Change {
                 }
                 let mode = std::fs::metadata(&self.path)
                     .ok()
-                    .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()));
-                crate::util::fsx::write_atomic(&self.path, text.as_bytes())?;
-                if let Some(mode) = mode {
-                    std::fs::set_permissions(
-                        &self.path,
-                        std::os::unix::fs::PermissionsExt::from_mode(mode),
-                    )
-                    .at(&self.path)?;
-                }
-                Ok(())
+                    .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o7777);
+                crate::util::fsx::write_atomic_mode(&self.path, text.as_bytes(), mode)
             }
             None => std::fs::remove_file(&self.path).at(&self.path),
         }
@@ -271,12 +269,6 @@ pub fn plan_uninstall(cfg: &Config, agent: Agent) -> Result<Change> {
     })
 }
 
-/// Whether `agent`'s read path is installed (its file names memkit).
-pub fn is_installed(cfg: &Config, agent: Agent) -> Result<bool> {
-    let rp = read_path(cfg, agent);
-    rp.is_installed(&read_text(rp.file())?)
-}
-
 /// What refreshing one installed read path did.
 #[derive(Debug, Clone, Serialize)]
 pub struct Refreshed {
@@ -307,7 +299,7 @@ pub fn refresh_installed(cfg: &Config, store: &Store, now: i64) -> Vec<Refreshed
             if !rp.is_installed(&before)? {
                 return Ok(None);
             }
-            let (after, fit) = rp.install(&before, &BlockSource::load(cfg)?)?;
+            let (after, fit) = rp.refresh(&before, &BlockSource::load(cfg)?)?;
             let change = Change {
                 agent,
                 path: rp.file().to_path_buf(),

@@ -556,15 +556,27 @@ fn memory_folder_owners(cfg: &Config) -> Vec<Check> {
         ));
     }
     if crate::memory::git::written_by_memkit(root) == Some(false) {
-        out.push(check(
-            "memory_root",
-            Level::Warn,
-            format!(
-                "the history in {}/.git is another program's: something replaced memkit's baseline",
-                root.display()
-            ),
-            Some("nothing to do by hand: the next `memkit run` starts a new baseline and rewrites the memory files".into()),
-        ));
+        out.push(if crate::memory::git::codex_writer_traces(root) {
+            check(
+                "memory_root",
+                Level::Warn,
+                format!(
+                    "the history in {}/.git is Codex's memory writer's: it replaced memkit's baseline",
+                    root.display()
+                ),
+                Some("nothing to do by hand: the next `memkit run` starts a new baseline and rewrites the memory files".into()),
+            )
+        } else {
+            check(
+                "memory_root",
+                Level::Info,
+                format!(
+                    "the git history in {} was not started by memkit; memkit commits on top of it",
+                    root.display()
+                ),
+                None,
+            )
+        });
     }
     match inspect_legacy_folder(cfg) {
         LegacyFolder::Memkit(old) => out.push(check(
@@ -592,7 +604,7 @@ fn memory_folder_owners(cfg: &Config) -> Vec<Check> {
             ),
             None,
         )),
-        LegacyFolder::None | LegacyFolder::Moved { .. } => {}
+        LegacyFolder::None => {}
     }
     out
 }
@@ -680,21 +692,18 @@ fn installed_problem(cfg: &Config, agent: Agent, fit: &crate::agents::Fit) -> Op
         }
     }
     if agent == Agent::Codex {
-        let plain = cfg.codex_home.join("AGENTS.md");
+        let holding = crate::agents::read_path(cfg, agent).file().to_path_buf();
         let read = crate::agents::codex::instructions_file(&cfg.codex_home);
-        if read != plain
-            && std::fs::read_to_string(&plain)
-                .is_ok_and(|t| t.contains(crate::readpath::BLOCK_BEGIN_MARKER))
-        {
+        if holding != read {
             return Some(check(
                 "codex_read_path",
                 Level::Warn,
                 format!(
                     "memkit's block is in {}, but Codex reads {} instead",
-                    plain.display(),
+                    holding.display(),
                     read.display()
                 ),
-                Some("`memkit uninstall codex` and `memkit install codex` move it".into()),
+                Some("`memkit uninstall codex`, then `memkit install codex`, moves it".into()),
             ));
         }
     }
@@ -718,30 +727,10 @@ fn installed_problem(cfg: &Config, agent: Agent, fit: &crate::agents::Fit) -> Op
     })
 }
 
-/// The program the installed Claude Code hooks run (the first word of the command).
+/// The program the installed Claude Code hooks run.
 fn claude_hook_program(cfg: &Config) -> Option<String> {
     let text = std::fs::read_to_string(cfg.claude_home.join("settings.json")).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let command = v
-        .pointer("/hooks/SessionStart")?
-        .as_array()?
-        .iter()
-        .flat_map(|e| {
-            e.get("hooks")
-                .and_then(|h| h.as_array())
-                .cloned()
-                .unwrap_or_default()
-        })
-        .filter_map(|h| {
-            h.get("command")
-                .and_then(|c| c.as_str())
-                .map(str::to_string)
-        })
-        .find(|c| crate::agents::claude::is_memkit_hook(c))?;
-    Some(match command.strip_prefix('\'') {
-        Some(rest) => rest.split('\'').next().unwrap_or("").to_string(),
-        None => command.split_whitespace().next().unwrap_or("").to_string(),
-    })
+    crate::agents::claude::hook_program(&text)
 }
 
 #[cfg(test)]

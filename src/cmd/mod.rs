@@ -92,8 +92,7 @@ pub fn load_config(global: &GlobalArgs) -> Result<Config> {
 fn uses_memory_folder(command: &Command) -> bool {
     matches!(
         command,
-        Command::Status
-            | Command::Sync(_)
+        Command::Sync(_)
             | Command::Diff(_)
             | Command::Consolidate(_)
             | Command::Inject(_)

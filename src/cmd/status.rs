@@ -77,6 +77,8 @@ struct Status {
     recent_runs: Vec<RunSummary>,
     next: Next,
     agents: Vec<crate::agents::AgentStatus>,
+    /// memkit's folder at the old default, not moved yet.
+    legacy_memory_root: Option<String>,
 }
 
 /// Prints the status.
@@ -156,6 +158,10 @@ pub fn run(ctx: &Ctx) -> Result<i32> {
         recent_runs: group_runs(runs::recent(store.conn(), RECENT_RUNS * 8)?),
         next,
         agents: crate::agents::statuses(cfg, Some(&store)),
+        legacy_memory_root: match crate::memory::relocate::inspect_legacy_folder(cfg) {
+            crate::memory::relocate::LegacyFolder::Memkit(p) => Some(p.display().to_string()),
+            _ => None,
+        },
     };
     if ctx.json {
         ui::json_line(&status);
@@ -213,6 +219,12 @@ fn print_human(s: &Status, now: i64) {
     crate::outln!("claude_home  {}", s.claude_home);
     crate::outln!("memkit_home  {}", s.memkit_home);
     crate::outln!("memory_root  {}", s.memory_root);
+    if let Some(old) = &s.legacy_memory_root {
+        crate::outln!(
+            "             memkit's older folder is still at {old}: the next `memkit run` moves it here \
+             while this one is empty (`memkit doctor` says more)"
+        );
+    }
     crate::outln!("database     {} (schema {})", s.database, s.schema_version);
     if s.catalog.is_empty() {
         crate::outln!("catalog      empty (run `memkit scan`)");

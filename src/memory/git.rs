@@ -109,16 +109,18 @@ impl Baseline {
                 let snapshot = baseline.store_worktree()?;
                 baseline.commit(&snapshot, "memkit: baseline of the memory folder")?;
             }
-            Some(head) if !memkit_history(&baseline.repo, head) => baseline.rebaseline(head)?,
+            Some(head) if !memkit_history(&baseline.repo, head) && codex_writer_traces(root) => {
+                baseline.rebaseline(head)?
+            }
             Some(_) => {}
         }
         Ok(baseline)
     }
 
-    /// Starts memkit's history again on top of a history another writer put
-    /// in place (Codex's memory writer replaces `.git` with its own
-    /// one-commit baseline): an empty tree, so the next consolidation sees
-    /// every file as changed and rewrites what the other writer left.
+    /// Starts memkit's history again on top of the history Codex's memory
+    /// writer put in place (it replaces `.git` with its own one-commit
+    /// baseline): an empty tree, so the next consolidation sees every file
+    /// as changed and rewrites what the other writer left.
     fn rebaseline(&self, foreign_head: ObjectId) -> Result<()> {
         let short = foreign_head.to_hex_with_len(7).to_string();
         crate::ui::warn(format!(
@@ -469,6 +471,20 @@ fn memkit_history(repo: &gix::Repository, head: ObjectId) -> bool {
         next = commit.parent_ids().next().map(|p| p.detach());
     }
     false
+}
+
+/// Whether Codex's own memory writer has worked in `root`: its
+/// `.codex-baseline/`, its baseline version file in `.git`, or its
+/// baseline commit at HEAD. (A repository of the user's own, without these,
+/// is committed on top of, never re-baselined.)
+pub fn codex_writer_traces(root: &Path) -> bool {
+    if root.join(super::layout::FOREIGN_BASELINE_DIR).exists()
+        || root.join(".git").join("codex-baseline-version").exists()
+    {
+        return true;
+    }
+    describe_head(root)
+        .is_some_and(|(_, message)| message.starts_with("Initialize Codex git baseline"))
 }
 
 /// Whether the folder's repository holds memkit's history: `Some(true)`

@@ -17,15 +17,8 @@ use std::path::{Path, PathBuf};
 /// What [`adopt_legacy_folder`] found at the old default.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LegacyFolder {
-    /// Nothing to do: no folder there, or `memory_root` is set explicitly.
+    /// No folder there (or it is `memory_root` itself).
     None,
-    /// memkit's folder was moved to the new default.
-    Moved {
-        /// The old place.
-        from: PathBuf,
-        /// The new one.
-        to: PathBuf,
-    },
     /// memkit's folder is there (not moved: `memory_root` already has
     /// content, or nothing was asked to move it yet).
     Memkit(PathBuf),
@@ -47,23 +40,22 @@ pub fn inspect_legacy_folder(cfg: &Config) -> LegacyFolder {
 }
 
 /// Moves memkit's folder from the old default to `memory_root` when
-/// `memory_root` is the default and has no content yet.
-pub fn adopt_legacy_folder(cfg: &Config) -> Result<LegacyFolder> {
+/// `memory_root` is the default and has no content yet (a warning says so).
+pub fn adopt_legacy_folder(cfg: &Config) -> Result<()> {
     if cfg.memory_root_explicit {
-        return Ok(LegacyFolder::None);
+        return Ok(());
     }
-    let found = inspect_legacy_folder(cfg);
-    let LegacyFolder::Memkit(legacy) = &found else {
-        return Ok(found);
+    let LegacyFolder::Memkit(legacy) = inspect_legacy_folder(cfg) else {
+        return Ok(());
     };
     let to = &cfg.memory_root;
     if is_symlink(to) || has_content(to) {
-        return Ok(found);
+        return Ok(());
     }
-    if let Err(e) = move_folder(legacy, to) {
+    if let Err(e) = move_folder(&legacy, to) {
         // Another memkit process (two hook parts start together) moved it first.
         if !legacy.exists() && has_content(to) {
-            return Ok(LegacyFolder::None);
+            return Ok(());
         }
         return Err(e);
     }
@@ -73,10 +65,7 @@ pub fn adopt_legacy_folder(cfg: &Config) -> Result<LegacyFolder> {
         legacy.display(),
         to.display()
     ));
-    Ok(LegacyFolder::Moved {
-        from: legacy.clone(),
-        to: to.clone(),
-    })
+    Ok(())
 }
 
 fn has_content(dir: &Path) -> bool {

@@ -112,6 +112,8 @@ struct Reader<'s> {
     held_reply: Option<HeldReply>,
     /// Ids of replies already emitted.
     reply_ids: HashSet<String>,
+    /// The text of the reply emitted last, while nothing else followed it.
+    last_reply: Option<String>,
     sink: &'s mut dyn FnMut(Event, &mut ReadStats),
 }
 
@@ -141,6 +143,7 @@ pub fn read(
         last_human: None,
         held_reply: None,
         reply_ids: HashSet::new(),
+        last_reply: None,
         sink,
     };
     let bytes = super::lines::read_raw_lines(path, &mut |raw| {
@@ -190,6 +193,10 @@ impl Reader<'_> {
             Event::Message(m) if m.role == Role::User => {}
             _ => self.last_human = None,
         }
+        self.last_reply = match &event {
+            Event::Message(m) if m.role == Role::Assistant => Some(m.text.clone()),
+            _ => None,
+        };
         (self.sink)(event, stats);
     }
 
@@ -434,9 +441,10 @@ impl Reader<'_> {
         if text.trim().is_empty() || is_codex_injected(&text) || carries_memkit_block(&text) {
             return;
         }
+        // The forms join an image placeholder differently (space or newline).
         if let Some((last, last_form)) = &self.last_human
             && *last_form != form
-            && *last == text
+            && last.split_whitespace().eq(text.split_whitespace())
         {
             return;
         }
@@ -513,7 +521,10 @@ impl Reader<'_> {
             }
             reply.phase = reply.phase.or(twin.message.phase);
             reply.citation = citations::merge(reply.citation, twin.message.citation);
-        } else if id.as_ref().is_some_and(|i| self.reply_ids.contains(i)) {
+        } else if id.as_ref().is_some_and(|i| self.reply_ids.contains(i))
+            || (held && self.last_reply.as_deref() == Some(reply.text.as_str()))
+        {
+            // The twin came first (by id, or by text when it had no id).
             return;
         }
         reply.text = bounded(reply.text, self.opts.max_message_bytes);
@@ -563,13 +574,18 @@ impl Reader<'_> {
         if self.emitted_calls.contains(&id) {
             return;
         }
+        // A command of a code-mode script: that script is shown as its
+        // commands. With several scripts running, which one ran it is not
+        // recorded, so every script stays (nothing is lost).
         let scripts: Vec<String> = self
             .pending
             .values()
             .filter(|c| c.name == CODE_MODE_TOOL)
             .map(|c| c.call_id.clone())
             .collect();
-        self.scripts_with_commands.extend(scripts);
+        if let [only] = scripts.as_slice() {
+            self.scripts_with_commands.insert(only.clone());
+        }
         let call = ToolCall {
             call_id: id,
             name: "exec_command".into(),
@@ -619,6 +635,9 @@ impl Reader<'_> {
                     .to_string();
                 let input = call_input(kind, &name, item);
                 let id = call_id();
+                if self.emitted_calls.contains(&id) {
+                    return; // its CommandExecution came first and was shown
+                }
                 let exit_code = self.exit_codes.remove(&id);
                 let call = ToolCall {
                     call_id: id.clone(),
@@ -734,6 +753,9 @@ impl Reader<'_> {
         number: u64,
         stats: &mut ReadStats,
     ) {
+        if !self.pending.contains_key(&id) && self.emitted_calls.contains(&id) {
+            return; // the output of a call shown already (from its CommandExecution)
+        }
         let (output, code) = codex_output(text);
         let mut call = self.pending.remove(&id).unwrap_or_else(|| ToolCall {
             call_id: id.clone(),

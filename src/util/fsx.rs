@@ -9,17 +9,30 @@ use std::path::Path;
 ///
 /// Readers see either the old content or the new, never a half-written file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_mode(path, bytes, None)
+}
+
+/// Like [`write_atomic`], the new file created with permission bits `mode`
+/// (never wider, whatever the umask): a private file is never readable by
+/// others, not even for a moment.
+pub fn write_atomic_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<()> {
     let dir = path
         .parent()
         .ok_or_else(|| Error::failed(format!("{}: no parent folder", path.display())))?;
     fs::create_dir_all(dir).at(dir)?;
     let tmp = temp_name(path);
     let result = (|| -> Result<()> {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-            .at(&tmp)?;
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        if let Some(mode) = mode {
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+        }
+        let mut f = options.open(&tmp).at(&tmp)?;
+        if let Some(mode) = mode {
+            // The umask narrowed the bits at creation; give back exactly the old ones.
+            f.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))
+                .at(&tmp)?;
+        }
         f.write_all(bytes).at(&tmp)?;
         f.sync_all().at(&tmp)?;
         fs::rename(&tmp, path).at(path)?;
