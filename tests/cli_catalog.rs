@@ -354,3 +354,65 @@ fn samples_laid_out_like_the_tools_lay_them_out() {
         1
     );
 }
+
+#[test]
+fn the_environment_may_hold_any_bytes_and_bad_memkit_values_are_named() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let env = TestEnv::new();
+    let not_utf8 = OsStr::from_bytes(b"caf\xe9");
+    let out = env
+        .cmd()
+        .env("FOO", not_utf8)
+        .arg("status")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A path variable memkit reads may be any bytes too.
+    let odd_home = env.root.join(OsStr::from_bytes(b"h\xe9me"));
+    std::fs::create_dir_all(&odd_home).unwrap();
+    let out = env
+        .cmd()
+        .env("MEMKIT_HOME", &odd_home)
+        .args(["status", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(odd_home.join("memkit.sqlite").is_file());
+
+    let out = env
+        .cmd()
+        .env("MEMKIT_EXTRACT_BACKEND", not_utf8)
+        .arg("status")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("MEMKIT_EXTRACT_BACKEND") && err.contains("UTF-8"),
+        "{err}"
+    );
+
+    let out = env
+        .cmd()
+        .env("MEMKIT_EXTRACT_JOBS", "1e3")
+        .arg("status")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("MEMKIT_EXTRACT_JOBS") && err.contains("extract_jobs"),
+        "{err}"
+    );
+}

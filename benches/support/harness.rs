@@ -103,8 +103,7 @@ fn config(home: &Path, extra: &str) -> Config {
     ];
     Config::load(&LoadOptions {
         config_path: Some(cfg),
-        flags: vec![],
-        env,
+        ..LoadOptions::with_env(env)
     })
     .unwrap()
 }

@@ -8,6 +8,7 @@
 use crate::error::{Error, Result};
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -161,32 +162,51 @@ pub struct LoadOptions {
     pub config_path: Option<PathBuf>,
     /// Key overrides from flags, as `(key, value)` with `key` from [`KEYS`].
     pub flags: Vec<(String, toml::Value)>,
-    /// The process environment (name, value).
-    pub env: Vec<(String, String)>,
+    /// The process environment (name, value), as the OS gives it: values
+    /// need not be UTF-8.
+    pub env: Vec<(OsString, OsString)>,
 }
 
 impl LoadOptions {
-    /// Options that read the real process environment.
+    /// Options that read the real process environment (any bytes: a
+    /// variable that is not UTF-8 never stops memkit unless it is one of
+    /// memkit's own settings).
     pub fn from_process_env() -> Self {
         LoadOptions {
-            env: std::env::vars().collect(),
+            env: std::env::vars_os().collect(),
             ..Default::default()
         }
     }
 
-    fn var(&self, name: &str) -> Option<String> {
+    /// Options with the environment given as text (tests, embedding).
+    pub fn with_env<K: Into<String>, V: Into<String>>(
+        vars: impl IntoIterator<Item = (K, V)>,
+    ) -> Self {
+        LoadOptions {
+            env: vars
+                .into_iter()
+                .map(|(k, v)| (OsString::from(k.into()), OsString::from(v.into())))
+                .collect(),
+            ..Default::default()
+        }
+    }
+
+    fn var_os(&self, name: &str) -> Option<&OsString> {
         self.env
             .iter()
             .rev()
             .find(|(k, _)| k == name)
-            .map(|(_, v)| v.clone())
+            .map(|(_, v)| v)
             .filter(|v| !v.is_empty())
     }
 
+    /// A variable that holds a folder (any bytes are a valid path).
+    fn path_var(&self, name: &str) -> Option<PathBuf> {
+        self.var_os(name).map(PathBuf::from)
+    }
+
     fn home(&self) -> PathBuf {
-        self.var("HOME")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("."))
+        self.path_var("HOME").unwrap_or_default()
     }
 }
 
@@ -240,18 +260,32 @@ impl Config {
             merged = table;
         }
 
+        let mut from_env: Vec<(String, &'static str, toml::Value)> = Vec::new();
         for (name, value) in &opts.env {
+            // A name that is not UTF-8 is nobody's setting of memkit's.
+            let Some(name) = name.to_str() else {
+                continue;
+            };
             let Some(rest) = name.strip_prefix("MEMKIT_") else {
                 continue;
             };
-            if RESERVED_ENV.contains(&name.as_str()) || value.is_empty() {
+            if RESERVED_ENV.contains(&name) || value.is_empty() {
                 continue;
             }
             let Some(key) = key_for_env(rest) else {
                 eprintln!("memkit: warning: ignoring unknown environment variable {name}");
                 continue;
             };
-            set_key(&mut merged, key, parse_env_value(value));
+            let value = value.to_str().ok_or_else(|| {
+                Error::usage(format!(
+                    "environment variable {name} (for {key}) is not valid UTF-8"
+                ))
+            })?;
+            from_env.push((name.to_string(), key, parse_env_value(value)));
+        }
+        for (name, key, value) in &from_env {
+            check_env_value(name, key, value)?;
+            set_key(&mut merged, key, value.clone());
             origins.insert(key.to_string(), Origin::Env(name.clone()));
         }
         for (key, value) in &opts.flags {
@@ -304,7 +338,7 @@ fn locate_config_file(opts: &LoadOptions) -> Result<(Option<PathBuf>, PathBuf)> 
     let explicit = opts
         .config_path
         .clone()
-        .or_else(|| opts.var("MEMKIT_CONFIG").map(PathBuf::from));
+        .or_else(|| opts.path_var("MEMKIT_CONFIG"));
     if let Some(path) = explicit {
         if !path.is_file() {
             return Err(Error::usage(format!(
@@ -316,8 +350,7 @@ fn locate_config_file(opts: &LoadOptions) -> Result<(Option<PathBuf>, PathBuf)> 
         return Ok((Some(path), dir));
     }
     let dir = opts
-        .var("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
+        .path_var("XDG_CONFIG_HOME")
         .unwrap_or_else(|| opts.home().join(".config"))
         .join("memkit");
     let path = dir.join(CONFIG_FILE_NAME);
@@ -348,6 +381,22 @@ fn flatten_keys(table: &toml::Table) -> Vec<String> {
         }
     }
     out
+}
+
+/// Checks one environment override on its own, so an error names the
+/// variable it came from.
+fn check_env_value(name: &str, key: &str, value: &toml::Value) -> Result<()> {
+    let mut table = toml::Table::new();
+    set_key(&mut table, key, value.clone());
+    toml::Value::Table(table)
+        .try_into::<RawConfig>()
+        .map(|_| ())
+        .map_err(|e: toml::de::Error| {
+            Error::usage(format!(
+                "environment variable {name}: {key} = {value}: {}",
+                one_line_toml_error(&e)
+            ))
+        })
 }
 
 /// Maps the part of an environment variable after `MEMKIT_` to a key.
@@ -396,6 +445,32 @@ fn expand_path(s: &str, opts: &LoadOptions) -> PathBuf {
         return opts.home().join(rest);
     }
     PathBuf::from(s)
+}
+
+/// A folder setting must be an absolute path, and a folder where something exists.
+fn checked_dir(key: &str, path: Option<PathBuf>, from: &str) -> Result<PathBuf> {
+    let Some(path) = path else {
+        return Err(Error::usage(format!(
+            "{key} {from}: HOME is not set; set HOME or {key} in the config"
+        )));
+    };
+    let shown = path.display();
+    if path.as_os_str().is_empty() {
+        return Err(Error::usage(format!(
+            "{key} = \"\" {from}: an empty path; give the absolute path of a folder"
+        )));
+    }
+    if !path.is_absolute() {
+        return Err(Error::usage(format!(
+            "{key} = \"{shown}\" {from}: not an absolute path; give the absolute path of a folder"
+        )));
+    }
+    if path.exists() && !path.is_dir() {
+        return Err(Error::usage(format!(
+            "{key} = \"{shown}\" {from}: not a folder"
+        )));
+    }
+    Ok(path)
 }
 
 /// Checks that `value` lies in `range`, naming the key and its origin otherwise.
@@ -470,37 +545,67 @@ fn build(
     config_file: Option<PathBuf>,
     config_dir: PathBuf,
 ) -> Result<Config> {
-    let home = opts.home();
-    let codex_home = raw
-        .codex_home
-        .map(|s| expand_path(&s, opts))
-        .or_else(|| opts.var("CODEX_HOME").map(PathBuf::from))
-        .unwrap_or_else(|| home.join(".codex"));
-    let claude_home = raw
-        .claude_home
-        .map(|s| expand_path(&s, opts))
-        .or_else(|| opts.var("CLAUDE_CONFIG_DIR").map(PathBuf::from))
-        .unwrap_or_else(|| home.join(".claude"));
-    let memkit_home = raw
-        .memkit_home
-        .map(|s| expand_path(&s, opts))
-        .or_else(|| opts.var("MEMKIT_HOME").map(PathBuf::from))
-        .or_else(|| {
-            opts.var("XDG_DATA_HOME")
-                .map(|d| PathBuf::from(d).join("memkit"))
-        })
-        .unwrap_or_else(|| home.join(".local/share/memkit"));
-    let gemini_home = raw
-        .gemini_home
-        .map(|s| expand_path(&s, opts))
-        .unwrap_or_else(|| home.join(".gemini"));
+    let home = opts.path_var("HOME");
+    let from_home = |rel: &str| -> (Option<PathBuf>, String) {
+        (
+            home.as_ref().map(|h| h.join(rel)),
+            format!("(the default, $HOME/{rel})"),
+        )
+    };
+    let dir = |key: &str, set: Option<String>, env: &[&str], default: (Option<PathBuf>, String)| {
+        let (path, from) = match set {
+            Some(s) => (
+                Some(expand_path(&s, opts)),
+                origins.get(key).map(|o| o.to_string()).unwrap_or_default(),
+            ),
+            None => env
+                .iter()
+                .find_map(|name| {
+                    opts.path_var(name)
+                        .map(|p| (Some(p), format!("from environment variable {name}")))
+                })
+                .unwrap_or(default),
+        };
+        checked_dir(key, path, &from)
+    };
+    let codex_home = dir(
+        "codex_home",
+        raw.codex_home,
+        &["CODEX_HOME"],
+        from_home(".codex"),
+    )?;
+    let claude_home = dir(
+        "claude_home",
+        raw.claude_home,
+        &["CLAUDE_CONFIG_DIR"],
+        from_home(".claude"),
+    )?;
+    let data_default = match opts.path_var("XDG_DATA_HOME") {
+        Some(d) => (
+            Some(d.join("memkit")),
+            "(the default, $XDG_DATA_HOME/memkit)".to_string(),
+        ),
+        None => from_home(".local/share/memkit"),
+    };
+    let memkit_home = dir(
+        "memkit_home",
+        raw.memkit_home,
+        &["MEMKIT_HOME"],
+        data_default,
+    )?;
+    let gemini_home = dir("gemini_home", raw.gemini_home, &[], from_home(".gemini"))?;
     let memory_root_explicit = raw.memory_root.is_some();
     // memkit's own folder, not Codex's managed `<codex_home>/memories`: Codex's
     // memory writer re-baselines and empties that one whenever it runs.
-    let memory_root = raw
-        .memory_root
-        .map(|s| expand_path(&s, opts))
-        .unwrap_or_else(|| memkit_home.join("memories"));
+    let memory_root = dir(
+        "memory_root",
+        raw.memory_root,
+        &[],
+        (
+            Some(memkit_home.join("memories")),
+            "(the default, <memkit_home>/memories)".to_string(),
+        ),
+    )?;
 
     let max_raw = check_range(
         "max_raw_memories_for_consolidation",

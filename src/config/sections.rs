@@ -166,6 +166,17 @@ pub(super) struct RawConsolidate {
     max_retries: Option<i64>,
 }
 
+/// A time limit: a duration that must not be zero (nothing could finish in it).
+fn time_limit(key: &str, v: Option<DurationValue>, default: Duration) -> Result<Duration> {
+    let d = seconds(key, v, default)?;
+    if d.is_zero() {
+        return Err(Error::usage(format!(
+            "{key} = 0 is not a time limit; give one such as \"120s\" or \"30m\""
+        )));
+    }
+    Ok(d)
+}
+
 /// A duration in seconds (number) or humantime text.
 fn seconds(key: &str, v: Option<DurationValue>, default: Duration) -> Result<Duration> {
     match v {
@@ -197,7 +208,7 @@ pub(super) fn build_extract(raw: RawExtract, check: &RangeCheck<'_>) -> Result<E
         base_url: raw.base_url.unwrap_or_default(),
         api_key_env: raw.api_key_env.unwrap_or_else(|| "OPENAI_API_KEY".into()),
         command: raw.command.unwrap_or_default(),
-        timeout: seconds("extract.timeout", raw.timeout, Duration::from_secs(300))?,
+        timeout: time_limit("extract.timeout", raw.timeout, Duration::from_secs(300))?,
         max_retries: check(
             "extract.max_retries",
             raw.max_retries.unwrap_or(3),
@@ -242,7 +253,7 @@ pub(super) fn build_consolidate(
                 .map(|s| s.to_string())
                 .collect()
         }),
-        timeout: seconds(
+        timeout: time_limit(
             "consolidate.timeout",
             raw.timeout,
             Duration::from_secs(30 * 60),

@@ -5,6 +5,7 @@ fn opts_with(file: Option<&str>, env: &[(&str, &str)]) -> (LoadOptions, PathBuf)
     std::fs::create_dir_all(&dir).unwrap();
     let mut vars: Vec<(String, String)> = vec![("HOME".into(), dir.display().to_string())];
     vars.extend(env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let env = LoadOptions::with_env(vars).env;
     let config_path = file.map(|text| {
         let p = dir.join("config.toml");
         std::fs::write(&p, text).unwrap();
@@ -14,7 +15,7 @@ fn opts_with(file: Option<&str>, env: &[(&str, &str)]) -> (LoadOptions, PathBuf)
         LoadOptions {
             config_path,
             flags: vec![],
-            env: vars,
+            env,
         },
         dir,
     )
@@ -178,4 +179,41 @@ fn example_config_documents_every_key_and_loads() {
             );
         }
     }
+}
+
+#[test]
+fn paths_must_be_absolute_folders_and_time_limits_not_zero() {
+    let err = |file: Option<&str>, env: &[(&str, &str)]| {
+        let (opts, _) = opts_with(file, env);
+        let e = Config::load(&opts).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        e.to_string()
+    };
+    let e = err(Some("memory_root = \"\"\n"), &[]);
+    assert!(
+        e.contains("memory_root = \"\"") && e.contains("empty path"),
+        "{e}"
+    );
+    let e = err(Some("codex_home = \"rel/codex\"\n"), &[]);
+    assert!(
+        e.contains("codex_home = \"rel/codex\"") && e.contains("not an absolute path"),
+        "{e}"
+    );
+    let e = err(None, &[("MEMKIT_HOME", "/dev/null")]);
+    assert!(
+        e.contains("memkit_home") && e.contains("MEMKIT_HOME") && e.contains("not a folder"),
+        "{e}"
+    );
+    let e = err(None, &[("CLAUDE_CONFIG_DIR", "claude")]);
+    assert!(
+        e.contains("CLAUDE_CONFIG_DIR") && e.contains("not an absolute path"),
+        "{e}"
+    );
+    let e = err(Some("[extract]\ntimeout = \"0s\"\n"), &[]);
+    assert!(e.contains("extract.timeout = 0 is not a time limit"), "{e}");
+    let e = err(Some("[consolidate]\ntimeout = 0\n"), &[]);
+    assert!(e.contains("consolidate.timeout"), "{e}");
+    let no_home = LoadOptions::with_env([("PATH", "/usr/bin")]);
+    let e = Config::load(&no_home).unwrap_err().to_string();
+    assert!(e.contains("HOME is not set"), "{e}");
 }
