@@ -4,7 +4,10 @@ use super::Ctx;
 use crate::cli::ResetArgs;
 use crate::error::{Error, Result};
 use crate::memory::layout::clear_root;
+use crate::stages::run::RUN_LOCK;
+use crate::store::locks;
 use crate::ui;
+use crate::util::time::now_secs;
 
 /// Clears outputs, jobs and citations, and empties the memory folder.
 pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<i32> {
@@ -16,6 +19,40 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<i32> {
     let root = &ctx.cfg.memory_root;
     crate::memory::layout::refuse_symlinked_root(root)?;
     let mut store = ctx.store()?;
+    // Never wipe under a running `memkit run`: wait for it to finish.
+    let owner = crate::util::process::worker_id();
+    let mut told = false;
+    loop {
+        match locks::try_acquire(
+            store.conn_mut(),
+            RUN_LOCK,
+            &owner,
+            RESET_LEASE_SECS,
+            now_secs(),
+        )? {
+            Ok(()) => break,
+            Err(holder) => {
+                if !told {
+                    ui::info(format!(
+                        "waiting for the active run ({}) to finish before resetting",
+                        holder.owner
+                    ));
+                    told = true;
+                }
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+        }
+    }
+    let result = wipe(ctx, &mut store);
+    locks::release(store.conn(), RUN_LOCK, &owner)?;
+    result
+}
+
+/// How long reset holds the run lock at most (it takes seconds).
+const RESET_LEASE_SECS: i64 = 600;
+
+fn wipe(ctx: &Ctx, store: &mut crate::store::Store) -> Result<i32> {
+    let root = &ctx.cfg.memory_root;
     let tx = store.conn_mut().transaction()?;
     let outputs = tx.execute("DELETE FROM stage1_outputs", [])?;
     let jobs = tx.execute("DELETE FROM jobs", [])?;
@@ -24,8 +61,7 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<i32> {
     tx.commit()?;
     let entries = clear_root(root)?;
     // The agents' blocks must not go on showing the memory that was wiped.
-    let read_paths =
-        crate::agents::refresh_installed(&ctx.cfg, &store, crate::util::time::now_secs());
+    let read_paths = crate::agents::refresh_installed(&ctx.cfg, store, now_secs());
     if ctx.json {
         ui::json_line(&serde_json::json!({
             "outputs_deleted": outputs, "jobs_deleted": jobs, "citations_deleted": citations,

@@ -6,7 +6,7 @@
 use crate::error::{Error, IoContext, Result};
 use rusqlite::{Connection, OpenFlags};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub mod jobs;
 pub mod kv;
@@ -34,20 +34,33 @@ impl Store {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).at(dir)?;
         }
-        let conn = Connection::open_with_flags(
-            path,
-            OpenFlags::SQLITE_OPEN_READ_WRITE
-                | OpenFlags::SQLITE_OPEN_CREATE
-                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
+        let conn = while_busy(|| {
+            let conn = Connection::open_with_flags(
+                path,
+                OpenFlags::SQLITE_OPEN_READ_WRITE
+                    | OpenFlags::SQLITE_OPEN_CREATE
+                    | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )?;
+            configure(&conn)?;
+            Ok(conn)
+        })
         .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
-        configure(&conn).map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
         };
-        migrations::migrate(&mut store.conn, path)?;
-        Ok(store)
+        let deadline = Instant::now() + OPEN_PATIENCE;
+        loop {
+            match migrations::migrate(&mut store.conn, path) {
+                Err(e)
+                    if e.to_string().contains("database is locked")
+                        && Instant::now() < deadline =>
+                {
+                    std::thread::sleep(retry_pause());
+                }
+                other => return other.map(|()| store),
+            }
+        }
     }
 
     /// The underlying connection.
@@ -73,10 +86,51 @@ impl Store {
     }
 }
 
+/// How long opening waits for other processes that create or migrate the
+/// same database at the same moment.
+const OPEN_PATIENCE: Duration = Duration::from_secs(30);
+
+/// A short pause with jitter, so processes that collided do not collide again.
+fn retry_pause() -> Duration {
+    let jitter = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos() % 40_000_000);
+    Duration::from_millis(10) + Duration::from_nanos(jitter as u64)
+}
+
+/// Runs `f` again while SQLite answers busy or locked: switching a new
+/// database to WAL needs it alone, and SQLite answers that without waiting on
+/// the busy handler.
+fn while_busy<T>(mut f: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+    let deadline = Instant::now() + OPEN_PATIENCE;
+    loop {
+        match f() {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(
+                    e.code,
+                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                ) && Instant::now() < deadline =>
+            {
+                std::thread::sleep(retry_pause());
+            }
+            other => return other,
+        }
+    }
+}
+
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
     conn.busy_timeout(Duration::from_secs(10))?;
     let mode: String = conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
-    debug_assert!(mode.eq_ignore_ascii_case("wal") || mode.eq_ignore_ascii_case("memory"));
+    if !mode.eq_ignore_ascii_case("wal") && !mode.eq_ignore_ascii_case("memory") {
+        // SQLite keeps the old mode when another connection holds the file:
+        // treated as busy, so the open is tried again.
+        return Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+            Some(format!(
+                "journal mode is {mode}, not wal, while another process holds the database"
+            )),
+        ));
+    }
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "OFF")?;
     Ok(())

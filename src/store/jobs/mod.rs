@@ -245,6 +245,19 @@ pub fn mark_stage1_succeeded(
     if n == 0 {
         return Ok(false);
     }
+    // `memkit forget` while the model was busy: forgetting wins, nothing is stored.
+    let forgotten: bool = tx
+        .query_row(
+            "SELECT forgotten_at IS NOT NULL FROM threads WHERE id = ?1",
+            [thread_id],
+            |r| r.get(0),
+        )
+        .optional()?
+        .unwrap_or(false);
+    if forgotten {
+        tx.commit()?;
+        return Ok(true);
+    }
     tx.execute(
         "INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory, rollout_summary,
             rollout_slug, generated_at, backend, model, tokens_in, tokens_out)
