@@ -512,3 +512,66 @@ fn check_balanced_xml(text: &str) {
     }
     assert!(stack.is_empty(), "unclosed: {stack:?}");
 }
+
+#[test]
+fn bad_session_files_are_warnings_and_never_fail_the_night() {
+    let env = TestEnv::new();
+    env.install_fixtures();
+    let dir = env.codex_home.join("sessions/2026/11/21");
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = |n: u32, ext: &str| {
+        dir.join(format!(
+            "rollout-2026-11-21T10-00-0{n}-019f0000-0000-7000-8000-00000000000{n}.{ext}"
+        ))
+    };
+    let empty = name(1, "jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let not_zstd = name(2, "jsonl.zst");
+    std::fs::write(&not_zstd, "this is not zstd").unwrap();
+    let cut_frame = name(3, "jsonl.zst");
+    let whole =
+        zstd::encode_all(&b"{\"timestamp\":\"t\",\"type\":\"session_meta\"}\n"[..], 3).unwrap();
+    std::fs::write(&cut_frame, &whole[..whole.len() / 2]).unwrap();
+    let malformed = name(4, "jsonl");
+    let session =
+        std::fs::read_to_string(env.write_codex_session(&thread_id(9), &["Fix it"])).unwrap();
+    let mut lines: Vec<&str> = session.lines().collect();
+    lines.insert(2, "{not json");
+    std::fs::write(&malformed, lines.join("\n") + "\n").unwrap();
+    env.age_sessions(Duration::from_secs(7 * 3600));
+
+    for round in 0..2 {
+        let out = env.run(&["run"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "round {round}: {err}");
+        for bad in [&empty, &not_zstd, &cut_frame] {
+            assert_eq!(
+                err.matches(&bad.display().to_string()).count(),
+                1,
+                "round {round}: one warning naming {}: {err}",
+                bad.display()
+            );
+        }
+        assert!(err.contains("not readable as zstd data"), "{err}");
+        assert!(
+            err.contains(&format!("{}:3", malformed.display())),
+            "the malformed line is reported by the run, as file:line: {err}"
+        );
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            said.contains("4 session files could not be read whole"),
+            "{said}"
+        );
+    }
+    let status = env.ok(&["status"]);
+    assert!(
+        status.contains("4 session files could not be read whole"),
+        "{status}"
+    );
+    let doctor = env.ok_or_fail(&["doctor", "--offline"]);
+    assert_eq!(doctor.matches("warn session_file:").count(), 4, "{doctor}");
+    assert_eq!(
+        common::git(&env.memory_root(), &["status", "--porcelain"]),
+        ""
+    );
+}

@@ -2,6 +2,8 @@
 //! deciding which sessions are eligible for extraction.
 
 pub mod eligibility;
+pub mod problems;
 mod scan;
 
+pub use problems::{FileProblem, file_problems};
 pub use scan::{ScanReport, index_file, scan};

@@ -62,6 +62,7 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> Result<i32> {
     checks.push(writable_dir("memkit_home", &cfg.memkit_home));
     checks.push(memory_root(cfg));
     checks.push(database(cfg));
+    checks.extend(session_file_problems(cfg));
     checks.push(extract_backend(cfg, args.offline));
     checks.push(consolidate_backend(cfg, args.offline));
     checks.extend(memory_folder_owners(cfg));
@@ -725,6 +726,31 @@ fn installed_problem(cfg: &Config, agent: Agent, fit: &crate::agents::Fit) -> Op
             }),
         )
     })
+}
+
+/// Session files the last scan could not read whole, one line each.
+fn session_file_problems(cfg: &Config) -> Vec<Check> {
+    let Ok(store) = Store::open(&cfg.db_path()) else {
+        return Vec::new();
+    };
+    let Ok(problems) = crate::catalog::file_problems(&store) else {
+        return Vec::new();
+    };
+    problems
+        .into_iter()
+        .map(|p| {
+            check(
+                "session_file",
+                Level::Warn,
+                p.message,
+                Some(if p.unreadable {
+                    "memkit skips it; repair or remove the file if you want it remembered".into()
+                } else {
+                    "memkit read the rest of the file; nothing to do unless the lines matter".into()
+                }),
+            )
+        })
+        .collect()
 }
 
 /// The program the installed Claude Code hooks run.

@@ -50,6 +50,9 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<i32> {
     for s in &report.stages {
         ui::log_line(&stage_line(s));
     }
+    for problem in &report.file_problems {
+        ui::warn(problem);
+    }
     if ctx.json {
         ui::json_line(&report);
     } else {
@@ -86,8 +89,15 @@ fn summary_line(r: &RunReport) -> String {
         .filter(|s| matches!(s.outcome, "failed" | "partial"))
         .map(|s| s.stage.name())
         .collect();
+    let files = match r.file_problems.len() {
+        0 => String::new(),
+        n => format!(
+            "; {n} session file{} could not be read whole (warnings above; `memkit doctor` lists them)",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
     format!(
-        "run {}: {} in {}{}",
+        "run {}: {} in {}{}{files}",
         &r.run_id[..8],
         if failed.is_empty() {
             "ok".to_string()

@@ -79,6 +79,8 @@ struct Status {
     agents: Vec<crate::agents::AgentStatus>,
     /// memkit's folder at the old default, not moved yet.
     legacy_memory_root: Option<String>,
+    /// Session files that could not be read whole.
+    file_problems: Vec<crate::catalog::FileProblem>,
 }
 
 /// Prints the status.
@@ -158,6 +160,7 @@ pub fn run(ctx: &Ctx) -> Result<i32> {
         recent_runs: group_runs(runs::recent(store.conn(), RECENT_RUNS * 8)?),
         next,
         agents: crate::agents::statuses(cfg, Some(&store)),
+        file_problems: crate::catalog::file_problems(&store)?,
         legacy_memory_root: match crate::memory::relocate::inspect_legacy_folder(cfg) {
             crate::memory::relocate::LegacyFolder::Memkit(p) => Some(p.display().to_string()),
             _ => None,
@@ -246,6 +249,7 @@ fn print_human(s: &Status, now: i64) {
             }
         );
     }
+    print_file_problems(&s.file_problems);
     let m = &s.memories;
     crate::outln!(
         "memories     {} stored, {} in the last consolidation, {} ever cited, {} never cited{}",
@@ -305,6 +309,29 @@ fn print_consolidation(job: Option<&Phase2Job>, baseline: Option<&Baseline>, now
     }
     if let Some(b) = baseline {
         crate::outln!("baseline     {} {}", b.commit, b.message);
+    }
+}
+
+/// How many session files are shown in full.
+const SHOWN_PROBLEMS: usize = 5;
+
+/// Session files that could not be read whole.
+fn print_file_problems(problems: &[crate::catalog::FileProblem]) {
+    if problems.is_empty() {
+        return;
+    }
+    crate::outln!(
+        "files        {} session files could not be read whole (skipped; extraction goes on without them):",
+        problems.len()
+    );
+    for p in problems.iter().take(SHOWN_PROBLEMS) {
+        crate::outln!("               {}", p.message);
+    }
+    if problems.len() > SHOWN_PROBLEMS {
+        crate::outln!(
+            "               … and {} more (`memkit doctor` lists them all)",
+            problems.len() - SHOWN_PROBLEMS
+        );
     }
 }
 

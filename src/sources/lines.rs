@@ -104,7 +104,7 @@ pub fn read_raw_lines(path: &Path, f: &mut dyn FnMut(RawLine<'_>) -> bool) -> Re
         }
         carry.extend_from_slice(&buf[start..end]);
         start = 0;
-        end = read_some(&mut reader, &mut buf).at(path)?;
+        end = read_some(&mut reader, &mut buf).map_err(|e| read_error(path, e))?;
         bytes += end as u64;
         if end == 0 {
             if !carry.is_empty() {
@@ -115,6 +115,18 @@ pub fn read_raw_lines(path: &Path, f: &mut dyn FnMut(RawLine<'_>) -> bool) -> Re
         }
     }
     Ok(bytes)
+}
+
+/// A read error, saying when a compressed file is not (whole) zstd data.
+fn read_error(path: &Path, e: std::io::Error) -> crate::error::Error {
+    if is_compressed(path) && e.kind() != std::io::ErrorKind::PermissionDenied {
+        crate::error::Error::failed(format!(
+            "{}: not readable as zstd data ({e}): a corrupt or cut-off compressed file",
+            path.display()
+        ))
+    } else {
+        crate::error::Error::io(path, e)
+    }
 }
 
 /// Reads into `buf`, retrying on interruption.

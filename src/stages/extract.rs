@@ -412,19 +412,16 @@ fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOu
         shared.cfg.extract_input_tokens,
         Limits::default(),
     );
-    let (input, user) = match prepared {
-        Ok(input) => {
-            let user = render_input(&shared.input_template, &input);
-            (Some(input), user)
-        }
-        Err(e) => (None, e.to_string()),
+    let input = match prepared {
+        Ok(input) => input,
+        // The file broke after the scan read it: a problem of that file, which
+        // the next scan records; it never fails the run.
+        Err(e) => return outcome(row, "skipped", Some(format!("unreadable: {e}")), 0),
     };
+    let user = render_input(&shared.input_template, &input);
     let estimated = estimate_tokens(shared.system.len() + user.len());
     if shared.dry_run {
-        return match input {
-            Some(_) => outcome(row, "would_extract", None, estimated),
-            None => failed_outcome(row, 0, user),
-        };
+        return outcome(row, "would_extract", None, estimated);
     }
     let reserved = (estimated + ESTIMATED_OUTPUT_TOKENS) as u64;
     if let Some(max) = shared.max_tokens {
@@ -479,14 +476,11 @@ fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOu
             return failed_outcome(row, estimated, format!("claim: {e}"));
         }
     };
-    let result = match &input {
-        Some(input) => shared.backend.extract(&ExtractRequest {
-            system: &shared.system,
-            user: &user,
-            input,
-        }),
-        None => Err(Error::failed(user.clone())),
-    };
+    let result = shared.backend.extract(&ExtractRequest {
+        system: &shared.system,
+        user: &user,
+        input: &input,
+    });
     finalise(shared, store, row, &token, estimated, result, &release)
 }
 

@@ -134,6 +134,8 @@ pub struct RunReport {
     pub locked_since: Option<i64>,
     /// The stages, in order.
     pub stages: Vec<StageRun>,
+    /// Session files that could not be read whole (warnings, never a failed run).
+    pub file_problems: Vec<String>,
 }
 
 impl RunReport {
@@ -176,6 +178,7 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &RunOptions) -> Result<RunRepo
         locked_by: None,
         locked_since: None,
         stages: Vec::new(),
+        file_problems: Vec::new(),
     };
     loop {
         match locks::try_acquire(
@@ -212,6 +215,10 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &RunOptions) -> Result<RunRepo
         },
     );
     let result = run_stages(cfg, store, opts, &mut report);
+    report.file_problems = crate::catalog::file_problems(store)?
+        .into_iter()
+        .map(|p| p.message)
+        .collect();
     keeper.stop();
     locks::release(store.conn(), RUN_LOCK, &owner)?;
     report.finished_at = now_secs();

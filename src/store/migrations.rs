@@ -136,6 +136,11 @@ const MIGRATIONS: &[&str] = &[
         value  TEXT NOT NULL
     );
     "#,
+    // 5: what was wrong with a session file that could still be read (the
+    // malformed lines skipped, with their numbers), so every run reports it.
+    r#"
+    ALTER TABLE threads ADD COLUMN read_warning TEXT;
+    "#,
 ];
 
 /// The schema version this build writes.

@@ -51,6 +51,8 @@ pub struct ThreadRow {
     pub malformed_lines: i64,
     /// Why the file could not be read, if it could not.
     pub read_error: Option<String>,
+    /// What was wrong in a file that was read (malformed lines skipped, at `file:line`).
+    pub read_warning: Option<String>,
     /// Set by `memkit forget`: never extract this session again.
     pub forgotten_at: Option<i64>,
     /// Whether the file was present at the last scan.
@@ -62,7 +64,7 @@ pub struct ThreadRow {
 const COLUMNS: &str = "id, tool, rollout_path, file_size, file_mtime_ns, created_at, updated_at, cwd, \
     git_branch, source, originator, cli_version, model, parent_thread_id, memory_mode, archived, \
     preview, human_turns, assistant_messages, tool_calls, malformed_lines, read_error, forgotten_at, \
-    present, scanned_at";
+    present, scanned_at, read_warning";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<ThreadRow> {
     Ok(ThreadRow {
@@ -91,6 +93,7 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<ThreadRow> {
         forgotten_at: r.get(22)?,
         present: r.get::<_, i64>(23)? != 0,
         scanned_at: r.get(24)?,
+        read_warning: r.get(25)?,
     })
 }
 
@@ -102,9 +105,9 @@ pub fn upsert(conn: &Connection, t: &ThreadRow) -> Result<()> {
         "INSERT INTO threads (id, tool, rollout_path, file_size, file_mtime_ns, created_at, updated_at, cwd,
             git_branch, source, originator, cli_version, model, parent_thread_id, memory_mode, archived,
             preview, human_turns, assistant_messages, tool_calls, malformed_lines, read_error,
-            present, scanned_at)
+            present, scanned_at, read_warning)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-            ?20, ?21, ?22, 1, ?23)
+            ?20, ?21, ?22, 1, ?23, ?24)
          ON CONFLICT(id) DO UPDATE SET tool = excluded.tool, rollout_path = excluded.rollout_path,
             file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns,
             created_at = excluded.created_at, updated_at = excluded.updated_at, cwd = excluded.cwd,
@@ -114,7 +117,8 @@ pub fn upsert(conn: &Connection, t: &ThreadRow) -> Result<()> {
             archived = excluded.archived, preview = excluded.preview,
             human_turns = excluded.human_turns, assistant_messages = excluded.assistant_messages,
             tool_calls = excluded.tool_calls, malformed_lines = excluded.malformed_lines,
-            read_error = excluded.read_error, present = 1, scanned_at = excluded.scanned_at",
+            read_error = excluded.read_error, present = 1, scanned_at = excluded.scanned_at,
+            read_warning = excluded.read_warning",
         params![
             t.id,
             t.tool,
@@ -139,6 +143,7 @@ pub fn upsert(conn: &Connection, t: &ThreadRow) -> Result<()> {
             t.malformed_lines,
             t.read_error,
             t.scanned_at,
+            t.read_warning,
         ],
     )?;
     Ok(())
