@@ -25,6 +25,7 @@ fn the_harness_runs_every_benchmark_on_a_tiny_corpus() {
         "extraction efficiency",
         "sync + diff",
         "peak RSS, one huge rollout",
+        "peak RSS, hostile folder",
     ] {
         assert!(
             names.contains(&expected),

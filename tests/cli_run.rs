@@ -575,3 +575,62 @@ fn bad_session_files_are_warnings_and_never_fail_the_night() {
         ""
     );
 }
+
+#[test]
+fn a_huge_line_and_a_zstd_bomb_run_under_an_address_space_limit() {
+    use std::io::Write;
+    let env = TestEnv::new();
+    env.write_codex_session(
+        &thread_id(1),
+        &["Always run the tests with pnpm, never npm."],
+    );
+    let dir = env.codex_home.join("sessions/2026/11/22");
+    std::fs::create_dir_all(&dir).unwrap();
+    // One 200 MB line: read whole it would take 400 MB and more.
+    let long = dir.join("rollout-2026-11-22T10-00-00-019f0000-0000-7000-8000-0000000000a1.jsonl");
+    {
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&long).unwrap());
+        writeln!(w, r#"{{"timestamp":"2026-11-22T10:00:00.000Z","type":"session_meta","payload":{{"id":"019f0000-0000-7000-8000-0000000000a1","cwd":"/w","source":"cli"}}}}"#).unwrap();
+        w.write_all(br#"{"timestamp":"2026-11-22T10:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":""#).unwrap();
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..200 {
+            w.write_all(&chunk).unwrap();
+        }
+        w.write_all(b"\"}}\n").unwrap();
+        writeln!(w, r#"{{"timestamp":"2026-11-22T10:00:02.000Z","type":"event_msg","payload":{{"type":"user_message","message":"Never push straight to main."}}}}"#).unwrap();
+    }
+    // A bomb: the same tiny frame of zeros, 2,048 times: 2 GiB from a few kilobytes.
+    let frame = zstd::encode_all(&vec![0u8; 1 << 20][..], 3).unwrap();
+    let bomb =
+        dir.join("rollout-2026-11-22T10-00-01-019f0000-0000-7000-8000-0000000000a2.jsonl.zst");
+    std::fs::write(&bomb, frame.repeat(2048)).unwrap();
+    env.age_sessions(Duration::from_secs(7 * 3600));
+
+    // memkit under a 384 MiB address-space limit (it needs far less).
+    let memkit = env.cmd();
+    let out = std::process::Command::new("sh")
+        .args(["-c", "ulimit -v 393216 && exec \"$0\" run"])
+        .arg(memkit.get_program())
+        .env_clear()
+        .envs(memkit.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!("{}:2", long.display())) && err.contains("over 8 MiB"),
+        "the long line is skipped and reported as file:line: {err}"
+    );
+    assert!(
+        err.contains(&bomb.display().to_string()) && err.contains("decompression bomb"),
+        "{err}"
+    );
+    let t =
+        memkit::sources::read_transcript(&long, memkit::sources::Tool::Codex, Default::default())
+            .unwrap();
+    assert_eq!(
+        common::humans(&t),
+        vec!["Never push straight to main."],
+        "the rest of the file is read"
+    );
+}

@@ -33,6 +33,10 @@ pub struct Options {
     pub outputs: usize,
     pub huge: usize,
     pub rss_bytes: u64,
+    /// The hostile folder: one single-line rollout of this many bytes, a zstd
+    /// file expanding to this many, and a normal rollout of `rss_bytes`.
+    pub hostile_line_bytes: u64,
+    pub hostile_bomb_bytes: u64,
     pub samples: Option<PathBuf>,
     pub only: Option<String>,
 }
@@ -49,6 +53,8 @@ impl Options {
             outputs: 4096,
             huge: 2,
             rss_bytes: 1 << 30,
+            hostile_line_bytes: 300 << 20,
+            hostile_bomb_bytes: 4 << 30,
             samples: samples_dir(),
             only: None,
         }
@@ -65,6 +71,9 @@ impl Options {
             outputs: 64,
             huge: 0,
             rss_bytes: 4 << 20,
+            // Just past the line cap and the bomb floor, so both paths run.
+            hostile_line_bytes: 9 << 20,
+            hostile_bomb_bytes: 300 << 20,
             samples: samples_dir(),
             only: None,
         }
@@ -171,6 +180,7 @@ pub fn run_all(opts: &Options) -> Vec<Row> {
     }
     if opts.wants("rss") && Path::new("/usr/bin/time").exists() {
         rows.push(peak_rss(opts));
+        rows.push(hostile_rss(opts));
     }
     if opts.wants("tokens")
         && let Some(row) = model_input(opts)
@@ -436,82 +446,95 @@ fn sync_diff(opts: &Options) -> Row {
     }
 }
 
+/// Writes a rollout of about `bytes` bytes: turns with 20 KB tool outputs
+/// and a 4 MB one every 500 turns.
+fn write_big_rollout(path: &Path, id: &str, bytes: u64) {
+    use std::io::Write;
+    let mut rng = corpus::Rng::new(7);
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path).unwrap());
+    let ts = "2026-10-01T10:00:00.000Z";
+    let meta = corpus::obj(&[
+        ("id", id.into()),
+        ("cwd", "/w".into()),
+        ("source", "cli".into()),
+    ]);
+    writeln!(w, "{}", corpus::envelope(ts, "session_meta", &meta)).unwrap();
+    let mut written = 0u64;
+    let mut n = 0u64;
+    while written < bytes {
+        n += 1;
+        let big = rng.alnum(if n.is_multiple_of(500) {
+            4 << 20
+        } else {
+            20_000
+        });
+        let call_id = format!("c{n}");
+        let lines = [
+            corpus::envelope(
+                ts,
+                "event_msg",
+                &corpus::obj(&[
+                    ("type", "user_message".into()),
+                    ("message", format!("step {n}: fix it").into()),
+                ]),
+            ),
+            corpus::envelope(
+                ts,
+                "response_item",
+                &corpus::obj(&[
+                    ("type", "function_call".into()),
+                    ("name", "exec_command".into()),
+                    ("call_id", call_id.clone().into()),
+                    ("arguments", "{\"cmd\":\"cargo test\"}".into()),
+                ]),
+            ),
+            corpus::envelope(
+                ts,
+                "response_item",
+                &corpus::obj(&[
+                    ("type", "function_call_output".into()),
+                    ("call_id", call_id.into()),
+                    (
+                        "output",
+                        format!("Process exited with code 0\nOutput:\n{big}").into(),
+                    ),
+                ]),
+            ),
+        ];
+        for s in lines {
+            written += s.len() as u64 + 1;
+            writeln!(w, "{s}").unwrap();
+        }
+    }
+}
+
+/// A `memkit` command against `home` alone.
+fn memkit_in(home: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_memkit"));
+    c.env_clear()
+        .env("HOME", home)
+        .env("MEMKIT_HOME", home.join("memkit"))
+        .env("CODEX_HOME", home.join(".codex"))
+        .env("CLAUDE_CONFIG_DIR", home.join(".claude"));
+    c
+}
+
 /// Peak RSS of `memkit extract --file` on one huge rollout.
 fn peak_rss(opts: &Options) -> Row {
     let home = opts.work.join("rss-home");
     let _ = std::fs::remove_dir_all(&home);
     std::fs::create_dir_all(&home).unwrap();
     let path = home.join("rollout-2026-10-01T10-00-00-019fffff-0000-7000-8000-000000000001.jsonl");
-    let mut rng = corpus::Rng::new(7);
-    {
-        use std::io::Write;
-        let mut w =
-            std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&path).unwrap());
-        let ts = "2026-10-01T10:00:00.000Z";
-        let meta = corpus::obj(&[
-            ("id", "019fffff-0000-7000-8000-000000000001".into()),
-            ("cwd", "/w".into()),
-            ("source", "cli".into()),
-        ]);
-        writeln!(w, "{}", corpus::envelope(ts, "session_meta", &meta)).unwrap();
-        let mut written = 0u64;
-        let mut n = 0u64;
-        while written < opts.rss_bytes {
-            n += 1;
-            let big = rng.alnum(if n.is_multiple_of(500) {
-                4 << 20
-            } else {
-                20_000
-            });
-            let call_id = format!("c{n}");
-            let lines = [
-                corpus::envelope(
-                    ts,
-                    "event_msg",
-                    &corpus::obj(&[
-                        ("type", "user_message".into()),
-                        ("message", format!("step {n}: fix it").into()),
-                    ]),
-                ),
-                corpus::envelope(
-                    ts,
-                    "response_item",
-                    &corpus::obj(&[
-                        ("type", "function_call".into()),
-                        ("name", "exec_command".into()),
-                        ("call_id", call_id.clone().into()),
-                        ("arguments", "{\"cmd\":\"cargo test\"}".into()),
-                    ]),
-                ),
-                corpus::envelope(
-                    ts,
-                    "response_item",
-                    &corpus::obj(&[
-                        ("type", "function_call_output".into()),
-                        ("call_id", call_id.into()),
-                        (
-                            "output",
-                            format!("Process exited with code 0\nOutput:\n{big}").into(),
-                        ),
-                    ]),
-                ),
-            ];
-            for s in lines {
-                written += s.len() as u64 + 1;
-                writeln!(w, "{s}").unwrap();
-            }
-        }
-    }
+    write_big_rollout(
+        &path,
+        "019fffff-0000-7000-8000-000000000001",
+        opts.rss_bytes,
+    );
     let size = std::fs::metadata(&path).unwrap().len();
     let rss_kib = max_rss_kib(
-        Command::new(env!("CARGO_BIN_EXE_memkit"))
+        memkit_in(&home)
             .args(["extract", "--backend", "heuristic", "--file"])
-            .arg(&path)
-            .env_clear()
-            .env("HOME", &home)
-            .env("MEMKIT_HOME", home.join("memkit"))
-            .env("CODEX_HOME", home.join(".codex"))
-            .env("CLAUDE_CONFIG_DIR", home.join(".claude")),
+            .arg(&path),
     );
     let mib = rss_kib as f64 / 1024.0;
     let cat_kib = max_rss_kib(Command::new("cat").arg(&path));
@@ -523,6 +546,79 @@ fn peak_rss(opts: &Options) -> Row {
         target: "≤ 64 MiB",
         met: mib <= 64.0,
         bound_by: "the longest line and the head/tail budget",
+    }
+}
+
+/// Peak RSS of a whole `memkit run` over a hostile sessions folder: a
+/// single-line rollout, a zstd file that expands without end (a bomb) and
+/// a huge normal rollout, all past the idle window.
+fn hostile_rss(opts: &Options) -> Row {
+    use std::io::Write;
+    let home = opts.work.join("hostile-home");
+    let _ = std::fs::remove_dir_all(&home);
+    let dir = home.join(".codex/sessions/2026/10/01");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let name = |n: u32| {
+        dir.join(format!(
+            "rollout-2026-10-01T10-00-0{n}-019fffff-0000-7000-8000-00000000000{n}.jsonl"
+        ))
+    };
+    write_big_rollout(
+        &name(1),
+        "019fffff-0000-7000-8000-000000000001",
+        opts.rss_bytes,
+    );
+    {
+        let mut w =
+            std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(name(2)).unwrap());
+        w.write_all(br#"{"timestamp":"2026-10-01T10:00:00.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":""#).unwrap();
+        let chunk = vec![b'x'; 1 << 20];
+        let mut left = opts.hostile_line_bytes;
+        while left > 0 {
+            let n = left.min(chunk.len() as u64) as usize;
+            w.write_all(&chunk[..n]).unwrap();
+            left -= n as u64;
+        }
+        w.write_all(b"\"}}\n").unwrap();
+    }
+    let bomb =
+        dir.join("rollout-2026-10-01T10-00-03-019fffff-0000-7000-8000-000000000003.jsonl.zst");
+    {
+        let mut enc =
+            zstd::stream::write::Encoder::new(std::fs::File::create(&bomb).unwrap(), 1).unwrap();
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..(opts.hostile_bomb_bytes >> 20) {
+            enc.write_all(&zeros).unwrap();
+        }
+        enc.finish().unwrap();
+    }
+    let idle = std::time::SystemTime::now() - Duration::from_secs(7 * 3600);
+    for p in [name(1), name(2), bomb.clone()] {
+        std::fs::File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(idle)
+            .unwrap();
+    }
+    let rss_kib = max_rss_kib(memkit_in(&home).args(["run", "--quiet"]));
+    let mib = rss_kib as f64 / 1024.0;
+    let mb = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len()) >> 20;
+    Row {
+        name: "peak RSS, hostile folder",
+        memkit: format!(
+            "{mib:.1} MiB (`memkit run`: {} MiB rollout, {} MiB one-line rollout, {} KiB zstd bomb of {} MiB)",
+            mb(&name(1)),
+            mb(&name(2)),
+            std::fs::metadata(&bomb).map_or(0, |m| m.len()) >> 10,
+            opts.hostile_bomb_bytes >> 20
+        ),
+        baseline: "—".into(),
+        ratio: mib / 64.0,
+        target: "≤ 64 MiB",
+        met: mib <= 64.0,
+        bound_by: "the 8 MiB line cap and the zstd expansion cap",
     }
 }
 

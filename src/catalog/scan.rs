@@ -110,7 +110,7 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
         let path = p.file.path.to_string_lossy().into_owned();
         let (row, error) = match p.result {
             Ok((info, stats, preview)) => {
-                report.malformed_lines += stats.malformed;
+                report.malformed_lines += stats.malformed + stats.overlong;
                 if let Some(w) = stats.malformed_summary(&p.file.path) {
                     report.warnings.push(w);
                 }
@@ -292,7 +292,7 @@ fn thread_row(
         human_turns: stats.human_turns as i64,
         assistant_messages: stats.assistant_messages as i64,
         tool_calls: stats.tool_calls as i64,
-        malformed_lines: stats.malformed as i64,
+        malformed_lines: (stats.malformed + stats.overlong) as i64,
         read_error: None,
         read_warning: stats.malformed_summary(&f.path),
         forgotten_at: None,

@@ -11,7 +11,7 @@ use crate::util::time::now_secs;
 pub fn run(ctx: &Ctx, args: &CiteImportArgs) -> Result<i32> {
     let mut store = ctx.store()?;
     let report = match args.input.as_deref() {
-        Some("-") => cite_import::import_text(&mut store, &super::read_stdin()?, now_secs())?,
+        Some("-") => cite_import::import_reader(&mut store, std::io::stdin().lock(), now_secs())?,
         Some(other) => {
             return Err(Error::usage(format!(
                 "unexpected argument {other:?}; use `-` to read stdin"

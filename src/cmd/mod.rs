@@ -54,12 +54,21 @@ fn run_stage<T: StageOutcome>(
     record_stage(store, &crate::util::ids::new_uuid_v4(), stage, work)
 }
 
-/// All of standard input as text.
-fn read_stdin() -> Result<String> {
-    let mut text = String::new();
-    std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-        .map_err(|e| crate::error::Error::failed(format!("reading stdin: {e}")))?;
-    Ok(text)
+/// Standard input as text, at most `max` bytes (more is an error, never read whole).
+fn read_stdin(max: usize) -> Result<String> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::io::stdin().lock(), max as u64 + 1),
+        &mut bytes,
+    )
+    .map_err(|e| crate::error::Error::failed(format!("reading stdin: {e}")))?;
+    if bytes.len() > max {
+        return Err(crate::error::Error::failed(format!(
+            "stdin: more than {} KiB; that is not a note",
+            max >> 10
+        )));
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Builds the configuration from the environment and the global flags.

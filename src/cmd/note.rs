@@ -11,7 +11,7 @@ use crate::util::time::now_secs;
 pub fn run(ctx: &Ctx, args: &NoteArgs) -> Result<i32> {
     let text = match args.text.as_deref() {
         Some(t) if t != "-" => t.to_string(),
-        _ => super::read_stdin()?,
+        _ => super::read_stdin(MAX_NOTE_BYTES)?,
     };
     let path = notes::create(&ctx.cfg.memory_root, &text, now_secs())?;
     if ctx.json {
@@ -22,3 +22,6 @@ pub fn run(ctx: &Ctx, args: &NoteArgs) -> Result<i32> {
     }
     Ok(0)
 }
+
+/// The longest note read from stdin.
+const MAX_NOTE_BYTES: usize = 1 << 20;

@@ -12,7 +12,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufRead, BufWriter, Read, Write};
 
 /// Runs the filter; exit 0 whether or not secrets were found.
 pub fn run(ctx: &Ctx, args: &RedactArgs) -> Result<i32> {
@@ -170,6 +170,9 @@ fn redact_line<'a>(
     Ok(Cow::Borrowed(line))
 }
 
+/// The longest `--jsonl` line (a JSON object is parsed whole).
+const MAX_JSONL_LINE: usize = crate::sources::lines::MAX_LINE_BYTES;
+
 /// `--jsonl`: one object per line, only `text` redacted, order kept.
 fn jsonl(
     mut input: impl BufRead,
@@ -180,10 +183,21 @@ fn jsonl(
     let mut n = 0u64;
     loop {
         buf.clear();
-        if input.read_until(b'\n', &mut buf).map_err(Failure::Io)? == 0 {
+        // Never more than one line's cap in memory: a longer line is an error.
+        let read = (&mut input)
+            .take(MAX_JSONL_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(Failure::Io)?;
+        if read == 0 {
             break;
         }
         n += 1;
+        if buf.len() > MAX_JSONL_LINE {
+            return Err(Failure::Line(
+                n,
+                format!("longer than {} MiB", MAX_JSONL_LINE >> 20),
+            ));
+        }
         let body_len = buf.len()
             - buf
                 .iter()

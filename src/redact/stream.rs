@@ -11,8 +11,9 @@ use std::sync::LazyLock;
 /// Most bytes gathered for one private-key block.
 pub const MAX_BLOCK: usize = 1 << 20;
 
-/// Most bytes of one line redacted at once.
-pub const MAX_PIECE: usize = 64 << 20;
+/// Most bytes of one line redacted at once (a longer line is cut at a blank
+/// or comma, which no token spans), so memory stays bounded on any input.
+pub const MAX_PIECE: usize = 4 << 20;
 
 /// A finding placed in the stream (never the secret itself).
 #[derive(Debug, Clone, PartialEq, Eq)]

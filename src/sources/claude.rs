@@ -103,6 +103,11 @@ pub fn read(
         sink,
     };
     let bytes = super::lines::read_lines(path, &mut |line| {
+        if line.overlong.is_some() {
+            stats.lines += 1;
+            stats.record_overlong(line.number);
+            return true;
+        }
         if line.text.trim().is_empty() {
             return true;
         }

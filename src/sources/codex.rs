@@ -147,6 +147,11 @@ pub fn read(
         sink,
     };
     let bytes = super::lines::read_raw_lines(path, &mut |raw| {
+        if raw.overlong.is_some() {
+            stats.lines += 1;
+            stats.record_overlong(raw.number);
+            return true;
+        }
         if raw.bytes.iter().all(u8::is_ascii_whitespace) {
             return true;
         }

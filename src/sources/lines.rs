@@ -1,12 +1,24 @@
 //! Line reading that survives real logs: plain or zstd-compressed files, a UTF-8
 //! BOM, CRLF endings, invalid UTF-8 (decoded lossily), lines of many megabytes
-//! and an unterminated last line.
+//! and an unterminated last line — with bounded memory whatever the input: a
+//! line longer than [`MAX_LINE_BYTES`] is skipped while it is read (never held
+//! whole) and handed on as over-long, and a compressed file that expands far
+//! beyond any log (a decompression bomb) stops with an error naming it.
 
 use crate::error::{IoContext, Result};
 use std::borrow::Cow;
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
+
+/// The longest line kept; longer lines are skipped (and reported) while read.
+/// Real lines reach a few megabytes (pasted images, large tool outputs).
+pub const MAX_LINE_BYTES: usize = 8 << 20;
+
+/// How far a compressed file may expand: this many times its own size…
+const MAX_EXPANSION_RATIO: u64 = 1000;
+/// …or this much, whichever is more.
+const MIN_EXPANSION_ALLOWED: u64 = 256 << 20;
 
 /// One line handed to a callback.
 #[derive(Debug)]
@@ -17,6 +29,8 @@ pub struct Line<'a> {
     pub text: Cow<'a, str>,
     /// `false` for a last line with no newline (possibly still being written).
     pub terminated: bool,
+    /// The length of a line over [`MAX_LINE_BYTES`], whose text was skipped (empty).
+    pub overlong: Option<u64>,
 }
 
 /// Whether `path` is a zstd-compressed log (`.zst`).
@@ -24,14 +38,47 @@ pub fn is_compressed(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "zst")
 }
 
-/// Opens `path` for reading, decompressing `.zst` files on the fly.
+/// Opens `path` for reading, decompressing `.zst` files on the fly (and
+/// stopping one that expands like a decompression bomb).
 pub fn open(path: &Path) -> Result<Box<dyn Read + Send>> {
     let file = File::open(path).at(path)?;
     if is_compressed(path) {
+        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
         let decoder = zstd::stream::read::Decoder::new(file).at(path)?;
-        Ok(Box::new(decoder))
+        Ok(Box::new(Bounded {
+            inner: decoder,
+            read: 0,
+            limit: (size * MAX_EXPANSION_RATIO).max(MIN_EXPANSION_ALLOWED),
+            size,
+        }))
     } else {
         Ok(Box::new(file))
+    }
+}
+
+/// A decompressing reader that fails once it has produced more than `limit` bytes.
+struct Bounded<R> {
+    inner: R,
+    read: u64,
+    limit: u64,
+    size: u64,
+}
+
+impl<R: Read> Read for Bounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        if self.read > self.limit {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                format!(
+                    "expands to more than {} MiB from {} bytes: not read (a decompression bomb?)",
+                    self.limit >> 20,
+                    self.size
+                ),
+            ));
+        }
+        Ok(n)
     }
 }
 
@@ -51,6 +98,8 @@ pub struct RawLine<'a> {
     pub bytes: &'a [u8],
     /// `false` for a last line with no newline (possibly still being written).
     pub terminated: bool,
+    /// The length of a line over [`MAX_LINE_BYTES`], whose bytes were skipped (empty).
+    pub overlong: Option<u64>,
 }
 
 impl<'a> RawLine<'a> {
@@ -69,6 +118,7 @@ pub fn read_lines(path: &Path, f: &mut dyn FnMut(Line<'_>) -> bool) -> Result<u6
             number: raw.number,
             text: raw.text(),
             terminated: raw.terminated,
+            overlong: raw.overlong,
         })
     })
 }
@@ -81,6 +131,8 @@ pub fn read_raw_lines(path: &Path, f: &mut dyn FnMut(RawLine<'_>) -> bool) -> Re
     // A line that spans two reads is gathered here; lines inside the buffer
     // are handed out without a copy.
     let mut carry: Vec<u8> = Vec::new();
+    // The length of an over-long line being skipped (its bytes are dropped).
+    let mut skipping: Option<u64> = None;
     let (mut start, mut end) = (0usize, 0usize);
     let mut number = 0u64;
     let mut bytes = 0u64;
@@ -88,7 +140,13 @@ pub fn read_raw_lines(path: &Path, f: &mut dyn FnMut(RawLine<'_>) -> bool) -> Re
         if let Some(pos) = memchr::memchr(b'\n', &buf[start..end]) {
             let stop = start + pos + 1;
             number += 1;
-            let keep_going = if carry.is_empty() {
+            let keep_going = if let Some(skipped) = skipping.take() {
+                overlong(skipped + (stop - start) as u64, number, true, f)
+            } else if carry.len() + (stop - start) > MAX_LINE_BYTES + 1 {
+                let len = (carry.len() + stop - start) as u64;
+                carry = Vec::new();
+                overlong(len, number, true, f)
+            } else if carry.is_empty() {
                 emit(&buf[start..stop], number, f)
             } else {
                 carry.extend_from_slice(&buf[start..stop]);
@@ -102,12 +160,21 @@ pub fn read_raw_lines(path: &Path, f: &mut dyn FnMut(RawLine<'_>) -> bool) -> Re
             }
             continue;
         }
-        carry.extend_from_slice(&buf[start..end]);
+        match skipping.as_mut() {
+            Some(skipped) => *skipped += (end - start) as u64,
+            None if carry.len() + (end - start) > MAX_LINE_BYTES => {
+                skipping = Some((carry.len() + end - start) as u64);
+                carry = Vec::new();
+            }
+            None => carry.extend_from_slice(&buf[start..end]),
+        }
         start = 0;
         end = read_some(&mut reader, &mut buf).map_err(|e| read_error(path, e))?;
         bytes += end as u64;
         if end == 0 {
-            if !carry.is_empty() {
+            if let Some(skipped) = skipping {
+                overlong(skipped, number + 1, false, f);
+            } else if !carry.is_empty() {
                 number += 1;
                 emit(&carry, number, f);
             }
@@ -117,9 +184,25 @@ pub fn read_raw_lines(path: &Path, f: &mut dyn FnMut(RawLine<'_>) -> bool) -> Re
     Ok(bytes)
 }
 
+/// Hands on a line that was too long to keep.
+fn overlong(
+    len: u64,
+    number: u64,
+    terminated: bool,
+    f: &mut dyn FnMut(RawLine<'_>) -> bool,
+) -> bool {
+    f(RawLine {
+        number,
+        bytes: &[],
+        terminated,
+        overlong: Some(len),
+    })
+}
+
 /// A read error, saying when a compressed file is not (whole) zstd data.
 fn read_error(path: &Path, e: std::io::Error) -> crate::error::Error {
-    if is_compressed(path) && e.kind() != std::io::ErrorKind::PermissionDenied {
+    use std::io::ErrorKind::{FileTooLarge, PermissionDenied};
+    if is_compressed(path) && !matches!(e.kind(), PermissionDenied | FileTooLarge) {
         crate::error::Error::failed(format!(
             "{}: not readable as zstd data ({e}): a corrupt or cut-off compressed file",
             path.display()
@@ -156,6 +239,7 @@ fn emit(line: &[u8], number: u64, f: &mut dyn FnMut(RawLine<'_>) -> bool) -> boo
         number,
         bytes: slice,
         terminated,
+        overlong: None,
     })
 }
 
@@ -217,6 +301,47 @@ mod tests {
         );
         assert_eq!(lines[2000].1.len(), 600_000);
         assert!(!lines[2000].2, "the last line has no newline");
+    }
+
+    #[test]
+    fn an_overlong_line_is_skipped_while_read_and_the_rest_is_read() {
+        let mut text = b"{\"a\":1}\n".to_vec();
+        text.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
+        text.extend_from_slice(b"\n{\"b\":2}\n");
+        text.extend(std::iter::repeat_n(b'y', MAX_LINE_BYTES + 1));
+        let p = temp("long.jsonl", &text);
+        let mut seen = Vec::new();
+        read_raw_lines(&p, &mut |raw| {
+            seen.push((raw.number, raw.bytes.len(), raw.overlong, raw.terminated));
+            true
+        })
+        .unwrap();
+        assert_eq!(
+            seen,
+            vec![
+                (1, 7, None, true),
+                (2, 0, Some(MAX_LINE_BYTES as u64 + 11), true),
+                (3, 7, None, true),
+                (4, 0, Some(MAX_LINE_BYTES as u64 + 1), false),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_decompression_bomb_is_stopped_and_named() {
+        let mut encoder = zstd::stream::write::Encoder::new(Vec::new(), 19).unwrap();
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..300 {
+            std::io::Write::write_all(&mut encoder, &zeros).unwrap();
+        }
+        let bomb = encoder.finish().unwrap();
+        assert!(bomb.len() < 100_000, "{}", bomb.len());
+        let p = temp("bomb.jsonl.zst", &bomb);
+        let err = read_raw_lines(&p, &mut |_| true).unwrap_err().to_string();
+        assert!(
+            err.contains("bomb.jsonl.zst") && err.contains("decompression bomb"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -217,6 +217,10 @@ pub struct ReadStats {
     pub malformed: u64,
     /// The first few malformed line numbers, for messages.
     pub malformed_lines: Vec<u64>,
+    /// Lines longer than [`lines::MAX_LINE_BYTES`], skipped unread.
+    pub overlong: u64,
+    /// The first few over-long line numbers.
+    pub overlong_lines: Vec<u64>,
     /// Whether an unterminated last line failed to parse (the agent may still be writing).
     pub partial_tail: bool,
     /// Human messages emitted.
@@ -238,6 +242,13 @@ impl ReadStats {
         }
     }
 
+    pub(crate) fn record_overlong(&mut self, line: u64) {
+        self.overlong += 1;
+        if self.overlong_lines.len() < Self::MAX_REMEMBERED_LINES {
+            self.overlong_lines.push(line);
+        }
+    }
+
     pub(crate) fn count(&mut self, event: &Event) {
         match event {
             Event::Message(m) if m.role == Role::User => self.human_turns += 1,
@@ -247,26 +258,37 @@ impl ReadStats {
         }
     }
 
-    /// A one-line description of skipped lines: `file:12, file:40 (2 malformed lines skipped)`.
+    /// A one-line description of skipped lines: `2 malformed line(s) skipped
+    /// at file:12, file:40`, and over-long ones the same way.
     pub fn malformed_summary(&self, path: &Path) -> Option<String> {
-        if self.malformed == 0 {
-            return None;
-        }
-        let at: Vec<String> = self
-            .malformed_lines
-            .iter()
-            .map(|l| format!("{}:{l}", path.display()))
-            .collect();
-        let more = if self.malformed as usize > self.malformed_lines.len() {
-            ", …"
-        } else {
-            ""
+        let place = |count: u64, lines: &[u64], what: String| {
+            let at: Vec<String> = lines
+                .iter()
+                .map(|l| format!("{}:{l}", path.display()))
+                .collect();
+            let more = if count as usize > lines.len() {
+                ", …"
+            } else {
+                ""
+            };
+            format!("{count} {what} skipped at {}{more}", at.join(", "))
         };
-        Some(format!(
-            "{} malformed line(s) skipped at {}{more}",
-            self.malformed,
-            at.join(", ")
-        ))
+        let mut parts = Vec::new();
+        if self.malformed > 0 {
+            parts.push(place(
+                self.malformed,
+                &self.malformed_lines,
+                "malformed line(s)".into(),
+            ));
+        }
+        if self.overlong > 0 {
+            parts.push(place(
+                self.overlong,
+                &self.overlong_lines,
+                format!("line(s) over {} MiB", lines::MAX_LINE_BYTES >> 20),
+            ));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
     }
 }
 

@@ -132,18 +132,46 @@ pub fn run(cfg: &Config, store: &mut Store, since_secs: i64, now: i64) -> Result
     Ok(report)
 }
 
-/// Imports citations from text given directly (stdin); the text is keyed by
-/// its content, so the same text is counted once however often it is piped in.
-pub fn import_text(store: &mut Store, text: &str, now: i64) -> Result<CiteImportReport> {
+/// How much of the end of a reply piped in is kept: its citation block is
+/// its last part, so memory stays bounded however long the reply.
+pub const STDIN_TAIL_BYTES: usize = 1 << 20;
+
+/// Imports the citation of one reply read from `input` (stdin). The reply is
+/// keyed by its content, so the same text is counted once however often it
+/// is piped in; only its last [`STDIN_TAIL_BYTES`] are kept to find the block.
+pub fn import_reader(
+    store: &mut Store,
+    mut input: impl std::io::Read,
+    now: i64,
+) -> Result<CiteImportReport> {
+    let mut hash = FNV_OFFSET;
+    let mut tail: Vec<u8> = Vec::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(crate::Error::failed(format!("reading stdin: {e}"))),
+        };
+        hash = fnv1a(hash, &buf[..n]);
+        tail.extend_from_slice(&buf[..n]);
+        if tail.len() > 2 * STDIN_TAIL_BYTES {
+            tail.drain(..tail.len() - STDIN_TAIL_BYTES);
+        }
+    }
+    let text = String::from_utf8_lossy(&tail);
     let mut report = CiteImportReport::default();
-    let key = format!("stdin:{:016x}", fnv1a(text.as_bytes()));
-    report.reply(store, &key, 0, now, parse_citations(text), now)?;
+    let key = format!("stdin:{hash:016x}");
+    report.reply(store, &key, 0, now, parse_citations(&text), now)?;
     Ok(report)
 }
 
-/// FNV-1a, 64 bit: a stable content key (not a security hash).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a, 64 bit, continued over `bytes`: a stable content key (not a security hash).
+fn fnv1a(start: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(start, |h, b| {
         (h ^ *b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
