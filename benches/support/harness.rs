@@ -160,17 +160,19 @@ pub fn run_all(opts: &Options) -> Vec<Row> {
     // A corpus from an earlier run (or from gen_corpus) is reused only when it
     // was generated with the same settings: a --tiny run must not stand in
     // for a full one.
-    let generated = if corpus::generated_with(&spec, &corpus_dir) {
-        corpus_listing(&corpus_dir)
-    } else {
-        let _ = std::fs::remove_dir_all(&corpus_dir);
-        corpus::generate(&spec, &corpus_dir)
-    };
-    if opts.wants("input") {
-        rows.extend(input_preparation(&generated));
-    }
-    if opts.wants("scan") {
-        rows.extend(scan(opts, &corpus_dir));
+    if opts.wants("input") || opts.wants("scan") {
+        let generated = if corpus::generated_with(&spec, &corpus_dir) {
+            corpus_listing(&corpus_dir)
+        } else {
+            let _ = std::fs::remove_dir_all(&corpus_dir);
+            corpus::generate(&spec, &corpus_dir)
+        };
+        if opts.wants("input") {
+            rows.extend(input_preparation(&generated));
+        }
+        if opts.wants("scan") {
+            rows.extend(scan(opts, &corpus_dir));
+        }
     }
     if opts.wants("extract") {
         rows.push(extraction(opts));

@@ -7,6 +7,7 @@ use crate::cli::SessionsArgs;
 use crate::error::Result;
 use crate::store::{stage1, threads};
 use crate::ui;
+use crate::util::text::inert_line;
 use crate::util::time::{now_secs, rfc3339};
 use serde::Serialize;
 
@@ -106,13 +107,13 @@ pub fn run(ctx: &Ctx, args: &SessionsArgs) -> Result<i32> {
             };
             crate::outln!(
                 "{:<44} {:<6} {:<20} {:>5} {:>5}  {:<32} {}",
-                row.id,
+                inert_line(&row.id),
                 row.tool,
                 rfc3339(row.updated_at),
                 row.human_turns,
                 row.tool_calls,
                 eligible,
-                row.cwd.as_deref().unwrap_or("-")
+                inert_line(row.cwd.as_deref().unwrap_or("-"))
             );
         }
     }

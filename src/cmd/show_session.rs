@@ -9,6 +9,7 @@ use crate::sources::{
 };
 use crate::store::threads;
 use crate::ui;
+use crate::util::text::{inert_line, inert_text};
 use crate::util::time::rfc3339;
 use std::path::{Path, PathBuf};
 
@@ -70,24 +71,32 @@ fn print_citation(c: &Citation) {
     for e in &c.entries {
         crate::outln!(
             "  (cited {}:{}-{}: {})",
-            e.path,
+            inert_line(&e.path),
             e.line_start,
             e.line_end,
-            e.note
+            inert_line(&e.note)
         );
     }
     if !c.rollout_ids.is_empty() {
-        crate::outln!("  (cited sessions: {})", c.rollout_ids.join(", "));
+        crate::outln!(
+            "  (cited sessions: {})",
+            inert_line(&c.rollout_ids.join(", "))
+        );
     }
 }
 
 fn print_human(t: &Transcript, full: bool) {
     let i = &t.info;
-    crate::outln!("session  {} ({}, source {})", i.id, t.tool.name(), i.source);
-    crate::outln!("file     {}", t.path.display());
-    crate::outln!("cwd      {}", i.cwd.as_deref().unwrap_or("-"));
+    crate::outln!(
+        "session  {} ({}, source {})",
+        inert_line(&i.id),
+        t.tool.name(),
+        inert_line(&i.source)
+    );
+    crate::outln!("file     {}", inert_line(&t.path.display().to_string()));
+    crate::outln!("cwd      {}", inert_line(i.cwd.as_deref().unwrap_or("-")));
     if let Some(b) = &i.git_branch {
-        crate::outln!("branch   {b}");
+        crate::outln!("branch   {}", inert_line(b));
     }
     if let Some(v) = &i.cli_version {
         crate::outln!("version  {v} ({})", i.originator.as_deref().unwrap_or("-"));
@@ -112,7 +121,7 @@ fn print_human(t: &Transcript, full: bool) {
                     (Role::Agent, _) => "agent",
                 };
                 crate::outln!("[{}] {who}:", stamp(m.at));
-                for line in m.text.lines() {
+                for line in inert_text(&m.text).lines() {
                     crate::outln!("  {line}");
                 }
                 if let Some(c) = &m.citation {
@@ -126,8 +135,13 @@ fn print_human(t: &Transcript, full: bool) {
                     (None, false) => String::new(),
                 };
                 let input = crate::util::text::one_line(&c.input, 200);
-                crate::outln!("[{}] tool {}: {input}{status}", stamp(c.at), c.name);
+                crate::outln!(
+                    "[{}] tool {}: {input}{status}",
+                    stamp(c.at),
+                    inert_line(&c.name)
+                );
                 if let Some(out) = &c.output {
+                    let out = inert_text(out);
                     let lines: Vec<&str> = out.lines().collect();
                     let shown = if full {
                         lines.len()

@@ -2,6 +2,7 @@
 //! byte for byte in Codex's v1 format.
 
 use super::stem::rollout_summary_file_stem;
+use crate::util::text::{inert_line, inert_text};
 use crate::util::time::rfc3339;
 use serde::Serialize;
 
@@ -45,16 +46,16 @@ impl SelectedOutput {
 pub fn render_rollout_summary(o: &SelectedOutput) -> String {
     let mut out = format!(
         "thread_id: {}\nupdated_at: {}\nrollout_path: {}\ncwd: {}\n",
-        o.thread_id,
+        inert_line(&o.thread_id),
         rfc3339(o.source_updated_at),
-        o.rollout_path,
-        o.cwd.as_deref().unwrap_or("unknown")
+        inert_line(&o.rollout_path),
+        inert_line(o.cwd.as_deref().unwrap_or("unknown"))
     );
     if let Some(branch) = o.git_branch.as_deref().filter(|b| !b.is_empty()) {
-        out.push_str(&format!("git_branch: {branch}\n"));
+        out.push_str(&format!("git_branch: {}\n", inert_line(branch)));
     }
     out.push('\n');
-    out.push_str(o.rollout_summary.trim_end());
+    out.push_str(&inert_text(o.rollout_summary.trim_end()));
     out.push('\n');
     out
 }
@@ -70,12 +71,12 @@ pub fn render_raw_memories(selection: &[SelectedOutput]) -> String {
     for o in selection {
         out.push_str(&format!(
             "## Thread `{}`\nupdated_at: {}\ncwd: {}\nrollout_path: {}\nrollout_summary_file: {}.md\n\n{}\n\n",
-            o.thread_id,
+            inert_line(&o.thread_id),
             rfc3339(o.source_updated_at),
-            o.cwd.as_deref().unwrap_or("unknown"),
-            o.rollout_path,
+            inert_line(o.cwd.as_deref().unwrap_or("unknown")),
+            inert_line(&o.rollout_path),
             o.stem(),
-            o.raw_memory.trim()
+            inert_text(o.raw_memory.trim())
         ));
     }
     out

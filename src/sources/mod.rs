@@ -206,6 +206,31 @@ pub struct SessionInfo {
     pub started_at: Option<i64>,
 }
 
+impl SessionInfo {
+    /// Every field taken from the log made single-line and control-free, so
+    /// no value can forge lines where it is written (`raw_memories.md`, the
+    /// summaries) or drive the terminal where it is printed.
+    fn make_inert(&mut self) {
+        use crate::util::text::inert_line;
+        for field in [&mut self.id, &mut self.source, &mut self.memory_mode] {
+            *field = inert_line(field);
+        }
+        for field in [
+            &mut self.cwd,
+            &mut self.git_branch,
+            &mut self.originator,
+            &mut self.cli_version,
+            &mut self.model,
+            &mut self.parent_id,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            *field = inert_line(field);
+        }
+    }
+}
+
 /// Counts a reader keeps while reading a file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ReadStats {
@@ -332,10 +357,11 @@ pub fn stream_session(
         stats.count(&ev);
         sink(ev);
     };
-    let info = match tool {
+    let mut info = match tool {
         Tool::Codex => codex::read(path, opts, &mut stats, &mut counted)?,
         Tool::Claude => claude::read(path, opts, &mut stats, &mut counted)?,
     };
+    info.make_inert();
     if stats.lines == 0 {
         return Err(Error::failed(format!(
             "{}: empty session file",

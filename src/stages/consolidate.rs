@@ -369,12 +369,16 @@ fn write_files(root: &Path, files: &ConsolidatedFiles) -> Result<()> {
             }
             skills.push((
                 format!("{SKILLS_DIR}/{}/SKILL.md", s.name),
-                s.content.clone(),
+                crate::util::text::inert_text(&s.content),
             ));
         }
     }
-    layout::write_file(root, MEMORY_MD, files.memory_md.as_bytes())?;
-    layout::write_file(root, MEMORY_SUMMARY_MD, files.memory_summary_md.as_bytes())?;
+    // A model's text is made inert like anything else that reaches the folder.
+    let memory_md = crate::util::text::inert_text(&files.memory_md);
+    let summary = crate::util::text::inert_text(&files.memory_summary_md);
+    validate_files(&memory_md, &summary)?;
+    layout::write_file(root, MEMORY_MD, memory_md.as_bytes())?;
+    layout::write_file(root, MEMORY_SUMMARY_MD, summary.as_bytes())?;
     if files.skills.is_some() {
         remove_path(&root.join(SKILLS_DIR))?;
         for (rel, content) in skills {

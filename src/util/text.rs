@@ -99,9 +99,76 @@ pub fn one_line(s: &str, max_chars: usize) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Whether `c` breaks or controls a terminal or a line-based file: C0 and C1
+/// controls, DEL, and the Unicode line and paragraph separators.
+fn is_breaking(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+}
+
+/// Writes `c` as a visible escape (`\n`, `\u{1b}`).
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        other => out.push_str(&format!("\\u{{{:x}}}", other as u32)),
+    }
+}
+
+/// A value from a log (a path, a branch, an id) made inert for one line of a
+/// file or a terminal: every control character, newline included, becomes a
+/// visible escape, so it can never start a line of its own (`# Task Group:`,
+/// a front-matter key) or send escape sequences.
+pub fn inert_line(s: &str) -> String {
+    if !s.chars().any(is_breaking) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_breaking(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Multi-line text (a message, a summary) made inert: newlines and tabs
+/// stay, every other control character becomes a visible escape.
+pub fn inert_text(s: &str) -> String {
+    let keep = |c: char| c == '\n' || c == '\t';
+    if !s.chars().any(|c| is_breaking(c) && !keep(c)) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_breaking(c) && !keep(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn log_values_become_inert() {
+        assert_eq!(inert_line("/w/app"), "/w/app");
+        assert_eq!(
+            inert_line("/evil\n# Task Group: /x\r\u{1b}[31m\0"),
+            "/evil\\n# Task Group: /x\\r\\u{1b}[31m\\u{0}"
+        );
+        assert_eq!(inert_line("a\u{2028}b"), "a\\u{2028}b");
+        assert_eq!(
+            inert_text("line 1\n\tline 2\u{1b}[2J\r"),
+            "line 1\n\tline 2\\u{1b}[2J\\r"
+        );
+    }
 
     #[test]
     fn middle_truncation_keeps_head_and_tail() {
