@@ -153,6 +153,13 @@ const RESERVED_ENV: &[&str] = &[
     "MEMKIT_HOME",
     "MEMKIT_SAMPLES",
     "MEMKIT_LOG",
+    crate::util::crashpoint::CRASH_AT_VAR,
+    "MEMKIT_E2E_AGENTS",
+    "MEMKIT_E2E_CACHE",
+    "MEMKIT_E2E_KEEP",
+    "MEMKIT_E2E_INSIDE_NETNS",
+    "MEMKIT_E2E_CODEX",
+    "MEMKIT_E2E_CLAUDE",
 ];
 
 /// What to load: the environment and the flags given on the command line.

@@ -112,9 +112,34 @@ impl Baseline {
             Some(head) if !memkit_history(&baseline.repo, head) && codex_writer_traces(root) => {
                 baseline.rebaseline(head)?
             }
-            Some(_) => {}
+            Some(head) => baseline.repair_index(head)?,
         }
         Ok(baseline)
+    }
+
+    /// Rewrites the index from HEAD when it does not describe HEAD's tree (a
+    /// crash between a commit and its index write left the old one), so
+    /// `git status` never shows memkit's files as deleted or staged.
+    fn repair_index(&self, head: ObjectId) -> Result<()> {
+        let head_files = self.head_snapshot()?;
+        let matches = self.repo.open_index().is_ok_and(|index| {
+            let entries = index.entries();
+            entries.len() == head_files.len()
+                && entries.iter().all(|e| {
+                    head_files
+                        .get(&e.path(&index).to_string())
+                        .is_some_and(|f| f.oid == e.id)
+                })
+        });
+        if matches {
+            return Ok(());
+        }
+        let tree = self
+            .repo
+            .find_commit(head)
+            .and_then(|c| c.tree_id())
+            .map_err(git_err("reading the baseline tree"))?;
+        self.write_index(tree.detach())
     }
 
     /// Starts memkit's history again on top of the history Codex's memory
@@ -275,12 +300,14 @@ impl Baseline {
             };
             let mut buf = gix::date::parse::TimeBuf::default();
             let sig = signature.to_ref(&mut buf);
+            crate::util::crashpoint::here("git:before-commit");
             let id = self
                 .repo
                 .commit_as(sig, sig, "HEAD", message, tree, parent)
                 .map_err(git_err("committing the memory baseline"))?;
             Some(id.detach())
         };
+        crate::util::crashpoint::here("git:before-index");
         self.write_index(tree)?;
         Ok(commit)
     }
@@ -390,7 +417,11 @@ fn walk_dir(root: &Path, dir: &Path, hash: gix::hash::Kind, f: &mut Visit<'_>) -
             .strip_prefix(root)
             .map(|p| p.to_string_lossy().replace('\\', "/"))
             .unwrap_or_default();
-        if rel == WORKSPACE_DIFF_MD {
+        // A temp file of an atomic write is never part of memory.
+        let is_temp = path
+            .file_name()
+            .is_some_and(|n| crate::util::fsx::is_temp_file(&n.to_string_lossy()));
+        if rel == WORKSPACE_DIFF_MD || is_temp {
             continue;
         }
         let meta = fs::symlink_metadata(&path).at(&path)?;

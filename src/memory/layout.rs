@@ -14,6 +14,7 @@ use std::path::{Component, Path, PathBuf};
 pub fn ensure_layout(root: &Path) -> Result<Vec<PathBuf>> {
     refuse_symlinked_root(root)?;
     fs::create_dir_all(root).at(root)?;
+    crate::util::fsx::remove_stale_temp_files(root);
     let removed = remove_symlinks(root)?;
     for dir in [ROLLOUT_SUMMARIES_DIR, EXTENSIONS_DIR] {
         fs::create_dir_all(root.join(dir)).at(&root.join(dir))?;

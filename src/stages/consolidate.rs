@@ -176,7 +176,10 @@ pub fn run(
         Phase2Claim::Claimed {
             token,
             input_watermark,
-        } => (token, input_watermark),
+        } => {
+            crate::util::crashpoint::here("consolidate:claimed");
+            (token, input_watermark)
+        }
         Phase2Claim::Running {
             worker,
             lease_until,
@@ -278,6 +281,7 @@ fn consolidate_locked(
         return Ok(consolidated);
     }
     let diff_file = write_diff_file(root, &ws)?;
+    crate::util::crashpoint::here("consolidate:diff-written");
     let at_start = ws.baseline.store_worktree()?;
     let backup = OutputsBackup::take(root)?;
     let notes = read_notes(root)?;
@@ -292,6 +296,7 @@ fn consolidate_locked(
         now,
     };
     let applied = backend.consolidate(&input).and_then(|result| {
+        crate::util::crashpoint::here("consolidate:backend-done");
         report.tokens_in = result.tokens_in;
         report.tokens_out = result.tokens_out;
         match result.consolidation {
@@ -303,8 +308,10 @@ fn consolidate_locked(
         backup.restore(root)?;
         return Err(e);
     }
+    crate::util::crashpoint::here("consolidate:validated");
     remove_diff_file(root)?;
     let after = ws.baseline.store_worktree()?;
+    crate::util::crashpoint::here("consolidate:blobs-stored");
     let (snapshot, edited) = commit_snapshot(&at_start, &after);
     report.edits_during_run = edited;
     let message = format!(

@@ -476,6 +476,7 @@ fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOu
             return failed_outcome(row, estimated, format!("claim: {e}"));
         }
     };
+    crate::util::crashpoint::here("extract:claimed");
     let result = shared.backend.extract(&ExtractRequest {
         system: &shared.system,
         user: &user,
@@ -544,6 +545,7 @@ fn finalise(
                     now,
                 )
             };
+            crate::util::crashpoint::here("extract:stored");
             let kind = if output.is_empty() {
                 "no_output"
             } else {

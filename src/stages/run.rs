@@ -248,6 +248,7 @@ fn run_stages(
             });
             continue;
         }
+        crate::util::crashpoint::here(&format!("run:{}", stage.name()));
         let now = now_secs();
         let result: Result<StageReport> = match stage {
             Stage::Prune => record_stage(store, &run_id, stage.name(), |s| {

@@ -158,6 +158,7 @@ pub fn run(
     if report.raw_memories_changed && !dry_run {
         layout::stage_file(&mut batch, root, RAW_MEMORIES_MD, raw.as_bytes())?;
     }
+    crate::util::crashpoint::here("sync:staged");
     batch.commit()?;
     let old = extensions::old_resources(root, now);
     if !dry_run {

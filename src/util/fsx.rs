@@ -35,6 +35,7 @@ pub fn write_atomic_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result
         }
         f.write_all(bytes).at(&tmp)?;
         f.sync_all().at(&tmp)?;
+        crate::util::crashpoint::here("write:temp");
         fs::rename(&tmp, path).at(path)?;
         Ok(())
     })();
@@ -81,6 +82,7 @@ impl AtomicBatch {
         let pending = std::mem::take(&mut self.pending);
         let mut dirs: Vec<std::path::PathBuf> = Vec::new();
         for (i, (tmp, target)) in pending.iter().enumerate() {
+            crate::util::crashpoint::here("batch:rename");
             if let Err(e) = fs::rename(tmp, target) {
                 for (t, _) in &pending[i..] {
                     let _ = fs::remove_file(t);
@@ -110,6 +112,8 @@ impl Drop for AtomicBatch {
     }
 }
 
+/// `.<name>.<pid>-<random>.tmp` beside `path`: the writer's pid tells a
+/// crashed write's leftover from a write in progress.
 fn temp_name(path: &Path) -> std::path::PathBuf {
     let name = path
         .file_name()
@@ -118,7 +122,57 @@ fn temp_name(path: &Path) -> std::path::PathBuf {
     let mut suffix = [0u8; 6];
     crate::util::ids::random_bytes(&mut suffix);
     let tag: String = suffix.iter().map(|b| format!("{b:02x}")).collect();
-    path.with_file_name(format!(".{name}.{tag}.tmp"))
+    path.with_file_name(format!(".{name}.{}-{tag}.tmp", std::process::id()))
+}
+
+/// Whether `file_name` is a temp file of an atomic write.
+pub fn is_temp_file(file_name: &str) -> bool {
+    temp_writer(file_name).is_some() || (file_name.starts_with('.') && file_name.ends_with(".tmp"))
+}
+
+/// The pid of the process writing a temp file, from its name.
+fn temp_writer(file_name: &str) -> Option<u32> {
+    let stem = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (_, tail) = stem.rsplit_once('.')?;
+    tail.split_once('-')?.0.parse().ok()
+}
+
+/// Removes, under `dir` (recursively, links not followed), the temp files
+/// that crashed writers left: those whose writer is gone (or, from older
+/// versions without a pid, that are more than an hour old). Returns them.
+pub fn remove_stale_temp_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return removed;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if meta.is_dir() {
+            if name != ".git" {
+                removed.extend(remove_stale_temp_files(&path));
+            }
+            continue;
+        }
+        if !meta.is_file() || !is_temp_file(&name) {
+            continue;
+        }
+        let stale = match temp_writer(&name) {
+            Some(pid) => pid != std::process::id() && !crate::util::process::pid_alive(pid),
+            None => meta
+                .modified()
+                .ok()
+                .and_then(|m| m.elapsed().ok())
+                .is_some_and(|age| age > std::time::Duration::from_secs(3600)),
+        };
+        if stale && fs::remove_file(&path).is_ok() {
+            removed.push(path);
+        }
+    }
+    removed
 }
 
 /// Writes `bytes` to a new file at `path`; fails if it already exists.

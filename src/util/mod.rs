@@ -1,5 +1,6 @@
 //! Small helpers shared by every module: time, ids, text cutting and atomic files.
 
+pub mod crashpoint;
 pub mod fsx;
 pub mod ids;
 pub mod process;

@@ -80,6 +80,7 @@ pub fn run_program(
     let mut child = cmd
         .spawn()
         .map_err(|e| Error::failed(format!("cannot run {program}: {e}")))?;
+    crate::util::crashpoint::here("program:spawned");
     if let Some(mut pipe) = child.stdin.take() {
         let input = stdin.to_vec();
         std::thread::spawn(move || {
