@@ -413,15 +413,95 @@ fn oversize_summary_is_rejected() {
 }
 
 #[test]
-fn created_symlinks_are_stripped_and_fail_the_run() {
+fn links_an_agent_creates_never_reach_the_memory_folder() {
+    // A link in place of a file the agent must write: the run fails.
     failure_leaves_outputs_identical(
-        &format!(
-            "{}\nmkdir -p skills/evil && ln -s /etc/passwd skills/evil/SKILL.md",
-            good_agent_body("")
-        ),
+        "cat >/dev/null\nprintf 'v1\\n/home/dev/proj\\n' > memory_summary.md\nrm -f MEMORY.md && ln -s /etc/passwd MEMORY.md",
         "",
-        "symbolic links",
+        "no regular file MEMORY.md",
     );
+    // A link anywhere else is simply not taken over.
+    let env = TestEnv::new();
+    setup(
+        &env,
+        &good_agent_body("mkdir -p skills/evil && ln -s /etc/passwd skills/evil/SKILL.md"),
+        "",
+    );
+    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    env.ok(&["extract"]);
+    env.ok(&["consolidate"]);
+    let root = env.memory_root();
+    assert!(!root.join("skills/evil").exists());
+    assert!(root.join("skills/run-tests/SKILL.md").is_file());
+}
+
+#[test]
+fn the_agent_works_on_a_copy_and_never_touches_the_live_folder() {
+    let env = TestEnv::new();
+    setup(&env, &good_agent_body(""), "");
+    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    env.ok(&["extract"]);
+    env.ok(&["note", "always use tabs"]);
+    env.ok(&["consolidate"]);
+    let root = env.memory_root();
+    let memory = read(&root, "MEMORY.md");
+    let notes = || std::fs::read_dir(root.join("extensions/ad_hoc/notes")).map_or(0, |d| d.count());
+    assert_eq!(notes(), 1);
+    let head = git(&root, &["rev-parse", "HEAD"]);
+
+    // An agent that wipes the notes and .git, then fails.
+    std::fs::write(
+        env.root.join("agent.sh"),
+        "#!/bin/sh\ncat >/dev/null\nrm -rf extensions .git\nprintf broken > MEMORY.md\nexit 3\n",
+    )
+    .unwrap();
+    env.write_codex_session(&thread_id(2), &["A new task"]);
+    env.ok(&["extract"]);
+    assert_eq!(env.run(&["consolidate"]).status.code(), Some(1));
+    assert_eq!(notes(), 1, "the notes are untouched");
+    assert_eq!(
+        git(&root, &["rev-parse", "HEAD"]),
+        head,
+        ".git is untouched"
+    );
+    assert_eq!(read(&root, "MEMORY.md"), memory);
+
+    // memkit killed while the agent (and a child it left behind) writes.
+    std::fs::write(
+        env.root.join("agent.sh"),
+        "#!/bin/sh\ncat >/dev/null\nprintf half > MEMORY.md\n(sleep 1; printf late > MEMORY.md) &\nsleep 30\n",
+    )
+    .unwrap();
+    let mut child = env
+        .cmd()
+        .args(["consolidate", "--force"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert_eq!(
+        read(&root, "MEMORY.md"),
+        memory,
+        "nothing the agent wrote reached the folder"
+    );
+    assert_eq!(
+        git(&root, &["rev-parse", "HEAD"]),
+        head,
+        "and nothing was committed"
+    );
+    // The next run removes the copy the killed run left.
+    std::fs::write(
+        env.root.join("agent.sh"),
+        format!("#!/bin/sh\n{}\n", good_agent_body("")),
+    )
+    .unwrap();
+    env.ok(&["consolidate", "--force"]);
+    let scratch = env.memkit_home.join("scratch");
+    assert_eq!(std::fs::read_dir(&scratch).map_or(0, |d| d.count()), 0);
 }
 
 #[test]
@@ -436,13 +516,15 @@ fn agent_past_its_timeout_is_stopped() {
 #[test]
 fn edits_made_while_the_backend_runs_show_up_in_the_next_diff() {
     let env = TestEnv::new();
-    // The agent also edits a user note while it runs (standing in for a user
-    // writing one at the same moment).
+    // While the agent runs, a note appears in the live folder (the agent
+    // writes it there, standing in for the user writing one at that moment).
+    let live = env.memory_root().join("extensions/ad_hoc/notes");
     setup(
         &env,
-        &good_agent_body(
-            "mkdir -p extensions/ad_hoc/notes && echo 'use tabs' > extensions/ad_hoc/notes/2026-11-29T10-00-00-tabs.md",
-        ),
+        &good_agent_body(&format!(
+            "mkdir -p '{0}' && echo 'use tabs' > '{0}/2026-11-29T10-00-00-tabs.md'",
+            live.display()
+        )),
         "",
     );
     env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);

@@ -1,24 +1,35 @@
-//! Phase 2 through an external agent (e.g. `codex exec`): the prompt on stdin,
-//! the memory folder as working directory, a time limit. The agent edits the
-//! files itself; memkit validates them afterwards and restores the previous
-//! ones on any failure.
+//! Phase 2 through an external agent (e.g. `codex exec`): the agent works
+//! on a scratch copy of the memory folder (no `.git`, the live notes out of
+//! reach), with the prompt on stdin, in its own process group that is killed
+//! whole on timeout (and with memkit, by the kernel). What it leaves is read
+//! back and goes through the same validation as a model's answer before any
+//! byte of the live folder changes.
 
-use super::consolidate::{ConsolidateResult, Consolidation, ConsolidationInput, Consolidator};
+use super::consolidate::{ConsolidateResult, ConsolidationInput, Consolidator};
 use super::transport::command::run_program;
 use crate::error::{Error, Result};
+use crate::memory::scratch::Scratch;
 use crate::util::text::estimate_tokens;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// The agent backend.
 pub struct AgentConsolidator {
     argv: Vec<String>,
-    prompt: String,
+    template: String,
+    scratch_base: PathBuf,
     timeout: Duration,
 }
 
 impl AgentConsolidator {
-    /// Runs `argv` with `prompt` (the rendered consolidation prompt) for at most `timeout`.
-    pub fn new(argv: Vec<String>, prompt: String, timeout: Duration) -> Result<Self> {
+    /// Runs `argv` with the consolidation `template` (rendered for the
+    /// scratch copy) for at most `timeout`; copies go under `scratch_base`.
+    pub fn new(
+        argv: Vec<String>,
+        template: String,
+        scratch_base: PathBuf,
+        timeout: Duration,
+    ) -> Result<Self> {
         if argv.is_empty() {
             return Err(Error::usage(
                 "the agent backend needs agent_command = [\"program\", \"arg\", …] in [consolidate]",
@@ -26,7 +37,8 @@ impl AgentConsolidator {
         }
         Ok(AgentConsolidator {
             argv,
-            prompt,
+            template,
+            scratch_base,
             timeout,
         })
     }
@@ -42,16 +54,24 @@ impl Consolidator for AgentConsolidator {
     }
 
     fn consolidate(&self, input: &ConsolidationInput<'_>) -> Result<ConsolidateResult> {
+        let scratch = Scratch::copy_of(input.root, &self.scratch_base)?;
+        let prompt = crate::templates::render(
+            &self.template,
+            &[
+                ("memory_root", &scratch.path().display().to_string()),
+                ("diff_file", crate::memory::WORKSPACE_DIFF_MD),
+            ],
+        );
         let out = run_program(
             &self.argv,
-            self.prompt.as_bytes(),
-            Some(input.root),
+            prompt.as_bytes(),
+            Some(scratch.path()),
             self.timeout,
         )?;
         out.check_success(&format!("the agent {}", self.argv[0]))?;
         Ok(ConsolidateResult {
-            consolidation: Consolidation::WrittenInPlace,
-            tokens_in: estimate_tokens(self.prompt.len()) as u64,
+            files: scratch.outputs()?,
+            tokens_in: estimate_tokens(prompt.len()) as u64,
             tokens_out: estimate_tokens(out.stdout.len()) as u64,
         })
     }

@@ -58,18 +58,10 @@ pub struct ConsolidatedFiles {
     pub skills: Option<Vec<Skill>>,
 }
 
-/// What a backend did.
-pub enum Consolidation {
-    /// Files for memkit to validate and write.
-    Files(ConsolidatedFiles),
-    /// The backend edited the folder itself (an agent); memkit validates it.
-    WrittenInPlace,
-}
-
 /// A backend's answer with its token use.
 pub struct ConsolidateResult {
-    /// The files, or that they were written in place.
-    pub consolidation: Consolidation,
+    /// The files, for memkit to validate and write.
+    pub files: ConsolidatedFiles,
     /// Input tokens.
     pub tokens_in: u64,
     /// Output tokens.

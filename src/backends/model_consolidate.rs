@@ -1,9 +1,7 @@
 //! Phase 2 through a model transport: one structured-output call whose answer
 //! carries the new files; memkit validates them before writing anything.
 
-use super::consolidate::{
-    ConsolidateResult, ConsolidatedFiles, Consolidation, ConsolidationInput, Consolidator,
-};
+use super::consolidate::{ConsolidateResult, ConsolidatedFiles, ConsolidationInput, Consolidator};
 use super::transport::{StructuredRequest, Transport};
 use crate::error::Result;
 use crate::util::text::APPROX_BYTES_PER_TOKEN;
@@ -135,7 +133,7 @@ impl Consolidator for ModelConsolidator {
         let files: ConsolidatedFiles = response.parse()?;
         let (tokens_in, tokens_out) = response.tokens(self.system.len() + user.len());
         Ok(ConsolidateResult {
-            consolidation: Consolidation::Files(files),
+            files,
             tokens_in,
             tokens_out,
         })

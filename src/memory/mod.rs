@@ -19,6 +19,7 @@ pub mod git;
 pub mod layout;
 pub mod notes;
 pub mod relocate;
+pub mod scratch;
 pub mod stem;
 pub mod validate;
 

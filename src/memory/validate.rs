@@ -1,6 +1,5 @@
 //! Checks on consolidated artifacts before they become the new baseline.
 
-use super::layout::remove_symlinks;
 use super::{MEMORY_MD, MEMORY_SUMMARY_MD};
 use crate::error::{Error, IoContext, Result};
 use crate::util::fsx::is_regular_file;
@@ -51,21 +50,6 @@ pub fn task_groups(memory_md: &str) -> Vec<String> {
         .map(|g| g.trim().to_string())
         .filter(|g| !g.is_empty())
         .collect()
-}
-
-/// Checks the folder after a backend edited it in place: `MEMORY.md` is a
-/// regular file, the summary is valid, and no symbolic link was created
-/// (any found is removed, and the run fails).
-pub fn validate_folder(root: &Path) -> Result<()> {
-    let links = remove_symlinks(root)?;
-    if !links.is_empty() {
-        let names: Vec<String> = links.iter().map(|l| l.display().to_string()).collect();
-        return Err(Error::failed(format!(
-            "the backend created symbolic links (removed): {}",
-            names.join(", ")
-        )));
-    }
-    check_artifacts(root)
 }
 
 /// Whether the current artifacts are valid, without touching the folder.

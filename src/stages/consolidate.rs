@@ -11,13 +11,11 @@
 //! their state from the start of the run, so the next diff shows the edits
 //! instead of the baseline swallowing them.
 
-use crate::backends::consolidate::{
-    ConsolidatedFiles, Consolidation, ConsolidationInput, Consolidator, Note,
-};
+use crate::backends::consolidate::{ConsolidatedFiles, ConsolidationInput, Consolidator, Note};
 use crate::config::{Config, ConsolidateBackendKind};
 use crate::error::{Error, IoContext, Result};
 use crate::memory::git::Snapshot;
-use crate::memory::validate::{check_artifacts, validate_files, validate_folder};
+use crate::memory::validate::{check_artifacts, validate_files};
 use crate::memory::{
     MEMORY_MD, MEMORY_SUMMARY_MD, SKILLS_DIR, WORKSPACE_DIFF_MD, extensions, layout,
 };
@@ -141,7 +139,8 @@ pub fn build_backend(
         }
         ConsolidateBackendKind::Agent => Box::new(crate::backends::agent::AgentConsolidator::new(
             c.agent_command.clone(),
-            prompt()?,
+            crate::templates::load(cfg, "consolidation.md")?,
+            cfg.memkit_home.join("scratch"),
             c.timeout,
         )?),
     })
@@ -299,10 +298,7 @@ fn consolidate_locked(
         crate::util::crashpoint::here("consolidate:backend-done");
         report.tokens_in = result.tokens_in;
         report.tokens_out = result.tokens_out;
-        match result.consolidation {
-            Consolidation::Files(files) => write_files(root, &files),
-            Consolidation::WrittenInPlace => validate_folder(root),
-        }
+        write_files(root, &result.files)
     });
     if let Err(e) = applied {
         backup.restore(root)?;

@@ -9,7 +9,7 @@
 use super::digest::Digest;
 use super::{memory_md, summary_md};
 use crate::backends::consolidate::{
-    ConsolidateResult, ConsolidatedFiles, Consolidation, ConsolidationInput, Consolidator, Note,
+    ConsolidateResult, ConsolidatedFiles, ConsolidationInput, Consolidator, Note,
 };
 use crate::error::Result;
 use crate::memory::files::SelectedOutput;
@@ -29,7 +29,7 @@ impl Consolidator for HeuristicConsolidator {
 
     fn consolidate(&self, input: &ConsolidationInput<'_>) -> Result<ConsolidateResult> {
         Ok(ConsolidateResult {
-            consolidation: Consolidation::Files(consolidate_files(input.selection, input.notes)),
+            files: consolidate_files(input.selection, input.notes),
             tokens_in: 0,
             tokens_out: 0,
         })
@@ -172,10 +172,7 @@ mod tests {
         };
         let result = HeuristicConsolidator.consolidate(&input).unwrap();
         assert_eq!((result.tokens_in, result.tokens_out), (0, 0));
-        let Consolidation::Files(files) = result.consolidation else {
-            panic!("the heuristic backend returns files");
-        };
-        assert_eq!(files, consolidate_files(&sel, &[]));
+        assert_eq!(result.files, consolidate_files(&sel, &[]));
         assert_eq!(HeuristicConsolidator.name(), "heuristic");
     }
 

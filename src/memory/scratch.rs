@@ -1,0 +1,156 @@
+//! A scratch copy of the memory folder for an agent to consolidate in: the
+//! agent never touches the live folder, its notes or its `.git`. What it
+//! leaves (`MEMORY.md`, `memory_summary.md`, `skills/*/SKILL.md`) is read
+//! back and validated before anything is written to the live folder.
+
+use super::layout::is_foreign_entry;
+use super::{MEMORY_MD, MEMORY_SUMMARY_MD, SKILLS_DIR};
+use crate::backends::consolidate::{ConsolidatedFiles, Skill};
+use crate::error::{Error, IoContext, Result};
+use crate::util::fsx::{is_real_dir, is_temp_file, remove_path};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// A scratch copy; removed when dropped.
+pub struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    /// Copies `root` (without `.git`, foreign repositories, temp files and
+    /// links) into a new folder under `base`, after removing copies that
+    /// killed runs left there.
+    pub fn copy_of(root: &Path, base: &Path) -> Result<Scratch> {
+        remove_abandoned(base);
+        fs::create_dir_all(base).at(base)?;
+        let mut tag = [0u8; 4];
+        crate::util::ids::random_bytes(&mut tag);
+        let tag: String = tag.iter().map(|b| format!("{b:02x}")).collect();
+        let dir = base.join(format!("consolidation-{}-{tag}", std::process::id()));
+        let scratch = Scratch { dir };
+        copy_dir(root, root, &scratch.dir)?;
+        Ok(scratch)
+    }
+
+    /// The copy's folder.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// What the agent left: the two files and the skills, checked the same
+    /// way as a model's answer when they are written.
+    pub fn outputs(&self) -> Result<ConsolidatedFiles> {
+        let read = |name: &str| {
+            let path = self.dir.join(name);
+            if !crate::util::fsx::is_regular_file(&path) {
+                return Err(Error::failed(format!(
+                    "the agent left no regular file {name}"
+                )));
+            }
+            fs::read_to_string(&path).at(&path)
+        };
+        Ok(ConsolidatedFiles {
+            memory_md: read(MEMORY_MD)?,
+            memory_summary_md: read(MEMORY_SUMMARY_MD)?,
+            skills: Some(self.skills()?),
+        })
+    }
+
+    fn skills(&self) -> Result<Vec<Skill>> {
+        let dir = self.dir.join(SKILLS_DIR);
+        let mut out = Vec::new();
+        let Ok(entries) = fs::read_dir(&dir) else {
+            return Ok(out);
+        };
+        for entry in entries.flatten() {
+            let skill = entry.path().join("SKILL.md");
+            if is_real_dir(&entry.path()) && crate::util::fsx::is_regular_file(&skill) {
+                out.push(Skill {
+                    name: entry.file_name().to_string_lossy().into_owned(),
+                    content: fs::read_to_string(&skill).at(&skill)?,
+                });
+            }
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = remove_path(&self.dir);
+    }
+}
+
+/// Removes scratch copies whose memkit process is gone.
+fn remove_abandoned(base: &Path) {
+    let Ok(entries) = fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let pid = name
+            .strip_prefix("consolidation-")
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|p| p.parse::<u32>().ok());
+        if let Some(pid) = pid
+            && pid != std::process::id()
+            && !crate::util::process::pid_alive(pid)
+        {
+            let _ = remove_path(&entry.path());
+        }
+    }
+}
+
+fn copy_dir(root: &Path, from: &Path, to: &Path) -> Result<()> {
+    fs::create_dir_all(to).at(to)?;
+    for entry in fs::read_dir(from).at(from)?.flatten() {
+        let src = entry.path();
+        let meta = fs::symlink_metadata(&src).at(&src)?;
+        let name = entry.file_name();
+        if is_foreign_entry(root, &src, meta.is_dir()) || is_temp_file(&name.to_string_lossy()) {
+            continue;
+        }
+        let dst = to.join(&name);
+        if meta.is_dir() {
+            copy_dir(root, &src, &dst)?;
+        } else if meta.is_file() {
+            fs::copy(&src, &dst).at(&dst)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_copy_leaves_out_git_links_and_temp_files_and_goes_away() {
+        let base = std::env::temp_dir().join(format!(
+            "memkit-scratch-{}",
+            crate::util::ids::new_uuid_v4()
+        ));
+        let root = base.join("memories");
+        fs::create_dir_all(root.join(".git/objects")).unwrap();
+        fs::create_dir_all(root.join("extensions/ad_hoc/notes")).unwrap();
+        fs::write(root.join("extensions/ad_hoc/notes/n.md"), "note").unwrap();
+        fs::write(root.join(".MEMORY.md.1-ab.tmp"), "half").unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", root.join("link")).unwrap();
+        let scratch = Scratch::copy_of(&root, &base.join("scratch")).unwrap();
+        let dir = scratch.path().to_path_buf();
+        assert!(dir.join("extensions/ad_hoc/notes/n.md").is_file());
+        assert!(!dir.join(".git").exists() && !dir.join("link").exists());
+        assert!(!dir.join(".MEMORY.md.1-ab.tmp").exists());
+        assert!(
+            scratch
+                .outputs()
+                .unwrap_err()
+                .to_string()
+                .contains("no regular file MEMORY.md")
+        );
+        drop(scratch);
+        assert!(!dir.exists());
+        fs::remove_dir_all(&base).unwrap();
+    }
+}
