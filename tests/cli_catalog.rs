@@ -416,3 +416,12 @@ fn the_environment_may_hold_any_bytes_and_bad_memkit_values_are_named() {
         "{err}"
     );
 }
+
+#[test]
+fn a_source_folder_linked_to_the_root_is_not_walked_whole() {
+    let env = TestEnv::new();
+    let files = env.install_fixtures();
+    std::os::unix::fs::symlink("/", env.codex_home.join("archived_sessions")).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&env.ok(&["scan", "--json"])).unwrap();
+    assert_eq!(report["files_found"], files.len(), "{report}");
+}

@@ -698,3 +698,77 @@ fn text_from_a_log_cannot_forge_lines_or_drive_the_terminal() {
         );
     }
 }
+
+#[test]
+fn a_killed_run_shows_as_interrupted() {
+    let env = TestEnv::new();
+    env.write_codex_session(
+        &thread_id(1),
+        &["Always run the tests with pnpm, never npm."],
+    );
+    let status = env
+        .cmd()
+        .arg("run")
+        .env("MEMKIT_TEST_CRASH_AT", "extract:claimed")
+        .output()
+        .unwrap()
+        .status;
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(9)
+    );
+    let text = env.ok(&["status"]);
+    assert!(text.contains("extract interrupted"), "{text}");
+    assert!(!text.contains("extract running"), "{text}");
+}
+
+#[test]
+fn a_stopped_consolidation_fails_the_run_and_a_config_change_retries_it() {
+    let env = TestEnv::new();
+    let failing = env.script(
+        "agent.sh",
+        "cat >/dev/null\necho 'no model here' >&2\nexit 3",
+    );
+    let config = |agent: &std::path::Path| {
+        format!(
+            "[consolidate]\nbackend = \"agent\"\nagent_command = [\"{}\"]\nmax_retries = 2\n",
+            agent.display()
+        )
+    };
+    env.write_config(&config(&failing));
+    env.write_codex_session(
+        &thread_id(1),
+        &["Always run the tests with pnpm, never npm."],
+    );
+    let (code, report) = run_json(&env, &[]);
+    assert_eq!(code, Some(1), "{report}");
+    // In backoff: consolidate waits, and says how to retry now.
+    let said = env.ok(&["consolidate"]);
+    assert!(
+        said.contains("`memkit consolidate --force` retries now"),
+        "{said}"
+    );
+    // A forced retry fails again and spends the last of the budget.
+    assert_eq!(env.run(&["consolidate", "--force"]).status.code(), Some(1));
+    // The budget spent: the run fails and says what to do.
+    let out = env.run(&["run"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("stopped after repeated failures") && said.contains("--force"),
+        "{said}"
+    );
+    // A fixed configuration is tried at once, without waiting out the backoff.
+    std::thread::sleep(Duration::from_millis(1100));
+    let good = env.script(
+        "good.sh",
+        "cat >/dev/null\nprintf '# Task Group: /home/dev/proj\\nscope: all\\n' > MEMORY.md\nprintf 'v1\\n## What is in Memory\\n### /home/dev/proj\\n' > memory_summary.md",
+    );
+    env.write_config(&config(&good));
+    let (code, report) = run_json(&env, &[]);
+    assert_eq!(code, Some(0), "{report}");
+    assert_eq!(
+        stage(&report, "consolidate")["report"]["outcome"],
+        "consolidated"
+    );
+}

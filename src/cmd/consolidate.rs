@@ -140,12 +140,12 @@ fn outcome_line(r: &ConsolidateReport, now: i64) -> String {
             when(r.until)
         ),
         "backoff" => format!(
-            "consolidate: the last attempt failed ({}); next retry at {} (use --force to retry now)",
+            "consolidate: the last attempt failed ({}); next retry at {} (`memkit consolidate --force` retries now; changing the config retries at the next run)",
             r.error.as_deref().unwrap_or("unknown error"),
             when(r.until)
         ),
         "retries_exhausted" => format!(
-            "consolidate: stopped after repeated failures ({}); fix the cause and run `memkit consolidate --force`",
+            "consolidate: stopped after repeated failures ({}); fix the cause, then run `memkit consolidate --force` (or change the config: the next run retries)",
             r.error.as_deref().unwrap_or("unknown error")
         ),
         other => format!("consolidate: {other}"),

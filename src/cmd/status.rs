@@ -198,11 +198,18 @@ fn group_runs(rows: Vec<RunRecord>) -> Vec<RunSummary> {
             (Some(d), Some(f)) => Some(d.max(f - summary.started_at)),
             _ => None,
         };
+        // A stage still "running" whose process is gone was killed.
+        let outcome = match (r.outcome.as_str(), r.pid) {
+            ("running", Some(pid)) if !crate::util::process::pid_alive(pid as u32) => {
+                "interrupted".to_string()
+            }
+            _ => r.outcome,
+        };
         summary.stages.insert(
             0,
             StageSummary {
                 stage: r.stage,
-                outcome: r.outcome,
+                outcome,
                 counts: r.counts,
                 tokens_in: r.tokens_in,
                 tokens_out: r.tokens_out,

@@ -9,10 +9,20 @@ use std::path::Path;
 /// Largest `memory_summary.md`, so the 2,500-token read budget never cuts it.
 pub const MAX_SUMMARY_BYTES: usize = 10_000;
 
+/// Largest `MEMORY.md`: a handbook agents search, not a dump (a model once
+/// answered 200 MB).
+pub const MAX_MEMORY_BYTES: usize = 2 << 20;
+
 /// Checks the content of a proposed `MEMORY.md` and `memory_summary.md`.
 pub fn validate_files(memory_md: &str, summary: &str) -> Result<()> {
     if memory_md.trim().is_empty() {
         return Err(Error::failed("MEMORY.md is empty"));
+    }
+    if memory_md.len() > MAX_MEMORY_BYTES {
+        return Err(Error::failed(format!(
+            "MEMORY.md is {} bytes; at most {MAX_MEMORY_BYTES} are kept",
+            memory_md.len()
+        )));
     }
     if summary.lines().next() != Some("v1") {
         return Err(Error::failed(
@@ -89,5 +99,11 @@ mod tests {
                 .contains("bytes")
         );
         assert!(validate_files("", "v1\n").is_err());
+        let huge = format!("{memory}{}", "- a line\n".repeat(MAX_MEMORY_BYTES / 9 + 1));
+        let err = validate_files(&huge, "v1\nshop\n").unwrap_err().to_string();
+        assert!(
+            err.contains("MEMORY.md is") && err.contains("at most"),
+            "{err}"
+        );
     }
 }

@@ -6,7 +6,12 @@
 //! - Claude Code: `<claude_home>/projects/<dir>/*.jsonl` (sessions and 2.0-era
 //!   `agent-*.jsonl`) and `<claude_home>/projects/<dir>/<session>/subagents/agent-*.jsonl`.
 //!
-//! Symbolic links are not followed.
+//! Symbolic links inside these folders are not followed. The top folders
+//! themselves (`sessions/`, `archived_sessions/`, `projects/`) may be links
+//! (data moved to another disk), and the walk only enters folders laid out as
+//! the agent lays them out — Codex's `YYYY/MM/DD`, Claude Code's
+//! `<project>/<session>/subagents` — so a link to `/` costs one listing, not
+//! a walk of the whole file system.
 
 use super::Tool;
 use crate::config::Config;
@@ -37,7 +42,7 @@ pub fn discover(cfg: &Config) -> Vec<SessionFile> {
     if cfg.read_codex {
         let mut codex: Vec<SessionFile> = Vec::new();
         for (dir, archived) in [("sessions", false), ("archived_sessions", true)] {
-            walk(&cfg.codex_home.join(dir), 6, &mut |p, entry| {
+            walk(&cfg.codex_home.join(dir), &CODEX_LAYOUT, &mut |p, entry| {
                 if is_rollout(p)
                     && let Some(f) = stat_entry(p, entry, Tool::Codex, archived)
                 {
@@ -62,7 +67,7 @@ pub fn discover(cfg: &Config) -> Vec<SessionFile> {
             if !is_real_dir(&project) {
                 continue;
             }
-            walk(&project, 3, &mut |p, entry| {
+            walk(&project, &CLAUDE_LAYOUT, &mut |p, entry| {
                 if is_claude_transcript(&project, p)
                     && let Some(f) = stat_entry(p, entry, Tool::Claude, false)
                 {
@@ -107,10 +112,23 @@ fn read_dir_sorted(dir: &Path) -> Vec<PathBuf> {
     entries
 }
 
-/// Visits regular files under `dir` (not following links), at most `depth`
-/// levels down. File types come from the directory listing, so only the
-/// session files themselves are stat'ed.
-fn walk(dir: &Path, depth: usize, f: &mut dyn FnMut(&Path, &fs::DirEntry)) {
+/// Which sub-folder names a walk enters, one rule per level below the start.
+type Layout = [fn(&str) -> bool];
+
+/// Codex: `YYYY/MM/DD/` (and files directly in the top folder).
+static CODEX_LAYOUT: [fn(&str) -> bool; 3] = [digits::<4>, digits::<2>, digits::<2>];
+/// Claude Code, inside a project: `<session>/subagents/`.
+static CLAUDE_LAYOUT: [fn(&str) -> bool; 2] = [|_| true, |n| n == "subagents"];
+
+fn digits<const N: usize>(name: &str) -> bool {
+    name.len() == N && name.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Visits regular files under `dir` (not following links), entering a
+/// sub-folder only when its name fits the layout's rule for its level. File
+/// types come from the directory listing, so only the session files
+/// themselves are stat'ed.
+fn walk(dir: &Path, layout: &Layout, f: &mut dyn FnMut(&Path, &fs::DirEntry)) {
     let Ok(rd) = fs::read_dir(dir) else {
         return;
     };
@@ -118,8 +136,12 @@ fn walk(dir: &Path, depth: usize, f: &mut dyn FnMut(&Path, &fs::DirEntry)) {
         let Ok(kind) = entry.file_type() else {
             continue;
         };
-        if kind.is_dir() && depth > 0 {
-            walk(&entry.path(), depth - 1, f);
+        if kind.is_dir() {
+            if let Some((enters, deeper)) = layout.split_first()
+                && enters(&entry.file_name().to_string_lossy())
+            {
+                walk(&entry.path(), deeper, f);
+            }
         } else if kind.is_file() {
             f(&entry.path(), &entry);
         }
@@ -163,4 +185,36 @@ pub fn stat_file(path: &Path, tool: Tool) -> Option<SessionFile> {
         .components()
         .any(|c| c.as_os_str() == "archived_sessions");
     stat(path.to_path_buf(), tool, archived)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_walk_enters_only_the_agents_layout() {
+        let root = std::env::temp_dir().join(format!(
+            "memkit-discover-{}",
+            crate::util::ids::new_uuid_v4()
+        ));
+        let day = root.join("2026/11/20");
+        fs::create_dir_all(&day).unwrap();
+        fs::create_dir_all(root.join("usr/lib/2026/11/20")).unwrap();
+        fs::write(day.join("rollout-a.jsonl"), "").unwrap();
+        fs::write(root.join("rollout-flat.jsonl"), "").unwrap();
+        fs::write(root.join("usr/lib/2026/11/20/rollout-b.jsonl"), "").unwrap();
+        let mut seen = Vec::new();
+        walk(&root, &CODEX_LAYOUT, &mut |p, _| {
+            seen.push(p.strip_prefix(&root).unwrap().to_path_buf())
+        });
+        seen.sort();
+        assert_eq!(
+            seen,
+            vec![
+                PathBuf::from("2026/11/20/rollout-a.jsonl"),
+                PathBuf::from("rollout-flat.jsonl")
+            ]
+        );
+        fs::remove_dir_all(&root).unwrap();
+    }
 }

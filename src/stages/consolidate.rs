@@ -83,7 +83,8 @@ pub struct ConsolidateReport {
 impl crate::stages::StageOutcome for ConsolidateReport {
     fn outcome(&self) -> &'static str {
         match self.outcome {
-            "failed" => "failed",
+            // Stopped for good until someone acts: the run must say so (exit 1).
+            "failed" | "retries_exhausted" => "failed",
             "consolidated" | "no_changes" => "ok",
             _ => "skipped",
         }
@@ -160,6 +161,9 @@ pub fn run(
     };
     let worker = crate::util::process::worker_id();
     let max_retries = cfg.consolidate.max_retries as i64;
+    // A configuration changed since the last failure may have fixed its
+    // cause: try again now instead of waiting out the backoff.
+    let config_changed = config_changed_since_failure(cfg, store)?;
     let claim = jobs::try_claim_phase2(
         store.conn_mut(),
         &worker,
@@ -167,7 +171,7 @@ pub fn run(
             lease_secs: jobs::LEASE_SECONDS,
             cooldown_secs: cfg.consolidate.cooldown.as_secs() as i64,
             max_retries,
-            force: opts.force,
+            force: opts.force || config_changed,
         },
         now_secs(),
     )?;
@@ -255,6 +259,25 @@ pub fn run(
             Err(e)
         }
     }
+}
+
+/// Whether the configuration file changed after the last failed consolidation.
+fn config_changed_since_failure(cfg: &Config, store: &Store) -> Result<bool> {
+    let Some(job) = jobs::phase2_job(store.conn())? else {
+        return Ok(false);
+    };
+    let (Some(failed_at), Some(file)) = (job.finished_at, cfg.config_file.as_ref()) else {
+        return Ok(false);
+    };
+    if job.status != "error" {
+        return Ok(false);
+    }
+    let modified = std::fs::metadata(file)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_secs() as i64);
+    Ok(modified.is_some_and(|m| m > failed_at))
 }
 
 /// The work done while holding the lease; returns the consolidated snapshots.

@@ -18,11 +18,13 @@ fn armed() -> Option<&'static (String, u64)> {
     ARMED
         .get_or_init(|| {
             let spec = std::env::var(CRASH_AT_VAR).ok()?;
-            let (name, n) = match spec.rsplit_once(':') {
-                Some((name, n)) => (name.to_string(), n.parse().ok()?),
-                None => (spec, 1),
-            };
-            Some((name, n))
+            // Point names contain ':' themselves; a count is a number at the end.
+            Some(match spec.rsplit_once(':') {
+                Some((name, n)) if n.parse::<u64>().is_ok() => {
+                    (name.to_string(), n.parse().unwrap_or(1))
+                }
+                _ => (spec, 1),
+            })
         })
         .as_ref()
 }

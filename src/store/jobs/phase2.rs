@@ -137,8 +137,10 @@ pub fn try_claim_phase2(
             lease_until: job.lease_until.unwrap_or(now),
         });
     }
+    // The configured budget caps the job's (an enqueued job starts with the default).
+    let budget = job.retry_remaining.min(opts.max_retries);
     if !opts.force {
-        if job.last_error.is_some() && job.retry_remaining <= 0 {
+        if job.last_error.is_some() && budget <= 0 {
             return Ok(Phase2Claim::RetriesExhausted {
                 last_error: job.last_error,
             });
@@ -158,11 +160,7 @@ pub fn try_claim_phase2(
             });
         }
     }
-    let retry_remaining = if opts.force && job.retry_remaining <= 0 {
-        1
-    } else {
-        job.retry_remaining
-    };
+    let retry_remaining = if opts.force && budget <= 0 { 1 } else { budget };
     tx.execute(
         "UPDATE jobs SET status = 'running', worker_id = ?3, ownership_token = ?4, started_at = ?5,
             lease_until = ?6, retry_at = NULL, retry_remaining = ?7
