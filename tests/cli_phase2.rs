@@ -562,11 +562,25 @@ fn model_backend_writes_validated_files_from_one_call() {
         "skills": [{"name": "run-tests", "content": "1. make test\n"}]
     });
     let (server, env) = model_env(files, "cons-model");
-    env.ok(&["consolidate"]);
+    // The model never sees the skills there are: it adds and rewrites, and
+    // what it did not name (or a script next to a SKILL.md) stays.
     let root = env.memory_root();
+    std::fs::create_dir_all(root.join("skills/deploy")).unwrap();
+    std::fs::write(root.join("skills/deploy/SKILL.md"), "ship it\n").unwrap();
+    std::fs::create_dir_all(root.join("skills/run-tests/scripts")).unwrap();
+    std::fs::write(root.join("skills/run-tests/scripts/t.sh"), "make test\n").unwrap();
+    env.ok(&["consolidate"]);
     assert_eq!(
         std::fs::read_to_string(root.join("skills/run-tests/SKILL.md")).unwrap(),
         "1. make test\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("skills/run-tests/scripts/t.sh")).unwrap(),
+        "make test\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("skills/deploy/SKILL.md")).unwrap(),
+        "ship it\n"
     );
     let req = &server.requests()[0];
     let body = req.json();
@@ -603,5 +617,97 @@ fn model_backend_invalid_answer_changes_nothing() {
     assert!(
         env.memory_root().join("phase2_workspace_diff.md").exists(),
         "the diff survives a failed run"
+    );
+}
+
+#[test]
+fn an_agent_keeps_a_skills_whole_folder_and_leaves_hand_made_ones() {
+    let env = TestEnv::new();
+    setup(
+        &env,
+        &good_agent_body(
+            "mkdir -p skills/run-tests/scripts && printf '#!/bin/sh\\nmake test\\n' > skills/run-tests/scripts/run.sh && chmod 755 skills/run-tests/scripts/run.sh",
+        ),
+        "",
+    );
+    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    env.ok(&["extract"]);
+    env.ok(&["consolidate"]);
+    let root = env.memory_root();
+    let script = root.join("skills/run-tests/scripts/run.sh");
+    assert_eq!(
+        read(&root, "skills/run-tests/scripts/run.sh").unwrap(),
+        b"#!/bin/sh\nmake test\n"
+    );
+    assert_eq!(
+        std::fs::metadata(&script).unwrap().permissions().mode() & 0o777,
+        0o755
+    );
+    assert!(git(&root, &["ls-files"]).contains("skills/run-tests/scripts/run.sh"));
+
+    // A file the user adds to a skill, and a skill folder named by hand
+    // (not a valid skill name), both survive the next agent consolidation.
+    std::fs::create_dir_all(root.join("skills/run-tests/templates")).unwrap();
+    std::fs::write(root.join("skills/run-tests/templates/t.md"), "template").unwrap();
+    std::fs::create_dir_all(root.join("skills/Deploy_Steps")).unwrap();
+    std::fs::write(root.join("skills/Deploy_Steps/SKILL.md"), "mine").unwrap();
+    env.ok(&["note", "always use tabs"]);
+    let out = env.run(&["consolidate"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("skills/Deploy_Steps: not a valid skill name"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        read(&root, "skills/run-tests/templates/t.md").unwrap(),
+        b"template"
+    );
+    assert_eq!(
+        read(&root, "skills/Deploy_Steps/SKILL.md").unwrap(),
+        b"mine"
+    );
+    assert!(git(&root, &["ls-files"]).contains("skills/run-tests/templates/t.md"));
+
+    // A skill the agent deletes goes; the hand-made folder still stays.
+    std::fs::write(
+        env.root.join("agent.sh"),
+        format!(
+            "#!/bin/sh\n{}\n",
+            good_agent_body("rm -rf skills/run-tests")
+        ),
+    )
+    .unwrap();
+    env.ok(&["note", "two spaces"]);
+    env.ok(&["consolidate"]);
+    assert!(!root.join("skills/run-tests").exists());
+    assert_eq!(
+        read(&root, "skills/Deploy_Steps/SKILL.md").unwrap(),
+        b"mine"
+    );
+}
+
+#[test]
+fn the_users_own_staging_in_the_memory_folder_is_left_alone() {
+    let env = TestEnv::new();
+    setup(&env, &good_agent_body(""), "");
+    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    env.ok(&["extract"]);
+    env.ok(&["consolidate"]);
+    let root = env.memory_root();
+    std::fs::write(root.join("extensions/mine.md"), "staged by hand\n").unwrap();
+    git(&root, &["add", "extensions/mine.md"]);
+    env.ok(&["diff"]);
+    env.ok(&["sync"]);
+    assert_eq!(
+        git(&root, &["diff", "--cached", "--name-only"]),
+        "extensions/mine.md\n",
+        "memkit keeps what the user staged"
     );
 }

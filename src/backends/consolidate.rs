@@ -43,6 +43,32 @@ pub struct Skill {
     pub name: String,
     /// The `SKILL.md` text.
     pub content: String,
+    /// The skill's other files (scripts, templates) when the backend wrote
+    /// the whole folder, as an agent does; `None` (a model, which only
+    /// writes `SKILL.md`) leaves the folder's other files as they are.
+    #[serde(skip)]
+    pub files: Option<Vec<SkillFile>>,
+}
+
+/// A file of a skill other than its `SKILL.md`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillFile {
+    /// Path inside the skill's folder, `/`-separated (`scripts/run.sh`).
+    pub path: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Its permission bits.
+    pub mode: u32,
+}
+
+/// Whether `name` may name a skill folder: lower-case letters, digits and
+/// hyphens, at most 64 characters (Codex's skill naming).
+pub fn is_valid_skill_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 /// New memory files proposed by a backend (validated before anything is written).
@@ -53,9 +79,14 @@ pub struct ConsolidatedFiles {
     pub memory_md: String,
     /// The new `memory_summary.md`.
     pub memory_summary_md: String,
-    /// Skills to write (all of `skills/` is replaced by these when `Some`).
+    /// Skills to add or rewrite; `None` leaves `skills/` as it is.
     #[serde(default)]
     pub skills: Option<Vec<Skill>>,
+    /// Whether `skills` is the whole of `skills/` (an agent's finished
+    /// folder), so that skill folders missing from it were deleted. A model
+    /// never sees the existing skills, so its list only adds and rewrites.
+    #[serde(skip)]
+    pub skills_complete: bool,
 }
 
 /// A backend's answer with its token use.

@@ -97,7 +97,7 @@ pub fn render_user_message(input: &ConsolidationInput<'_>, budget_tokens: usize)
     let mut out = String::from(
         "Answer with one JSON object: memory_md (the full new MEMORY.md), memory_summary_md (the full new \
          memory_summary.md, first line exactly v1), skills (an array of {name, content} to write as \
-         skills/<name>/SKILL.md, replacing all existing skills, or null to leave skills/ as it is).\n\n",
+         skills/<name>/SKILL.md, adding or rewriting those skills and leaving the others, or null).\n\n",
     );
     for (title, text, weight) in sections {
         let share = if total <= budget {

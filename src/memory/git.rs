@@ -117,27 +117,40 @@ impl Baseline {
         Ok(baseline)
     }
 
-    /// Rewrites the index from HEAD when it does not describe HEAD's tree (a
-    /// crash between a commit and its index write left the old one), so
-    /// `git status` never shows memkit's files as deleted or staged.
+    /// Rewrites the index from HEAD when a crash left it behind: it is
+    /// missing or unreadable, or it still describes the tree of HEAD's first
+    /// parent (the commit was written, the index not), so `git status` never
+    /// shows memkit's files as deleted or staged. Any other index is the
+    /// user's own staging and stays as it is.
     fn repair_index(&self, head: ObjectId) -> Result<()> {
-        let head_files = self.head_snapshot()?;
-        let matches = self.repo.open_index().is_ok_and(|index| {
-            let entries = index.entries();
-            entries.len() == head_files.len()
-                && entries.iter().all(|e| {
-                    head_files
-                        .get(&e.path(&index).to_string())
-                        .is_some_and(|f| f.oid == e.id)
-                })
-        });
-        if matches {
-            return Ok(());
-        }
-        let tree = self
+        let commit = self
             .repo
             .find_commit(head)
-            .and_then(|c| c.tree_id())
+            .map_err(git_err("reading the baseline commit"))?;
+        let stale = match self.repo.open_index() {
+            Err(_) => true,
+            Ok(index) => {
+                let before = match commit.parent_ids().next() {
+                    Some(parent) => self.commit_snapshot(parent.detach())?,
+                    None => Snapshot::new(),
+                };
+                let entries = index.entries();
+                let describes = |files: &Snapshot| {
+                    entries.len() == files.len()
+                        && entries.iter().all(|e| {
+                            files
+                                .get(&e.path(&index).to_string())
+                                .is_some_and(|f| f.oid == e.id)
+                        })
+                };
+                !describes(&self.head_snapshot()?) && describes(&before)
+            }
+        };
+        if !stale {
+            return Ok(());
+        }
+        let tree = commit
+            .tree_id()
             .map_err(git_err("reading the baseline tree"))?;
         self.write_index(tree.detach())
     }
@@ -171,9 +184,14 @@ impl Baseline {
 
     /// The files of the HEAD commit.
     pub fn head_snapshot(&self) -> Result<Snapshot> {
-        let Some(commit) = self.head_commit()? else {
-            return Ok(Snapshot::new());
-        };
+        match self.head_commit()? {
+            Some(commit) => self.commit_snapshot(commit),
+            None => Ok(Snapshot::new()),
+        }
+    }
+
+    /// The files of `commit`.
+    fn commit_snapshot(&self, commit: ObjectId) -> Result<Snapshot> {
         let tree = self
             .repo
             .find_commit(commit)

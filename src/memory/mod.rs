@@ -33,6 +33,8 @@ pub const RAW_MEMORIES_MD: &str = "raw_memories.md";
 pub const ROLLOUT_SUMMARIES_DIR: &str = "rollout_summaries";
 /// Reusable procedures.
 pub const SKILLS_DIR: &str = "skills";
+/// A skill's instructions, `skills/<name>/SKILL.md`.
+pub const SKILL_MD: &str = "SKILL.md";
 /// Extension folders.
 pub const EXTENSIONS_DIR: &str = "extensions";
 /// The diff written for the consolidation backend.

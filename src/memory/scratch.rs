@@ -1,11 +1,11 @@
 //! A scratch copy of the memory folder for an agent to consolidate in: the
 //! agent never touches the live folder, its notes or its `.git`. What it
-//! leaves (`MEMORY.md`, `memory_summary.md`, `skills/*/SKILL.md`) is read
+//! leaves (`MEMORY.md`, `memory_summary.md`, the `skills/` tree) is read
 //! back and validated before anything is written to the live folder.
 
 use super::layout::is_foreign_entry;
-use super::{MEMORY_MD, MEMORY_SUMMARY_MD, SKILLS_DIR};
-use crate::backends::consolidate::{ConsolidatedFiles, Skill};
+use super::{MEMORY_MD, MEMORY_SUMMARY_MD, SKILL_MD, SKILLS_DIR};
+use crate::backends::consolidate::{ConsolidatedFiles, Skill, SkillFile, is_valid_skill_name};
 use crate::error::{Error, IoContext, Result};
 use crate::util::fsx::{is_real_dir, is_temp_file, remove_path};
 use std::fs;
@@ -37,8 +37,10 @@ impl Scratch {
         &self.dir
     }
 
-    /// What the agent left: the two files and the skills, checked the same
-    /// way as a model's answer when they are written.
+    /// What the agent left: the two files and the whole `skills/` tree,
+    /// checked the same way as a model's answer when they are written. A
+    /// skill folder whose name is not a valid skill name (one the user made
+    /// by hand) is left out with a warning, so the live one stays as it is.
     pub fn outputs(&self) -> Result<ConsolidatedFiles> {
         let read = |name: &str| {
             let path = self.dir.join(name);
@@ -53,6 +55,7 @@ impl Scratch {
             memory_md: read(MEMORY_MD)?,
             memory_summary_md: read(MEMORY_SUMMARY_MD)?,
             skills: Some(self.skills()?),
+            skills_complete: true,
         })
     }
 
@@ -63,17 +66,55 @@ impl Scratch {
             return Ok(out);
         };
         for entry in entries.flatten() {
-            let skill = entry.path().join("SKILL.md");
-            if is_real_dir(&entry.path()) && crate::util::fsx::is_regular_file(&skill) {
-                out.push(Skill {
-                    name: entry.file_name().to_string_lossy().into_owned(),
-                    content: fs::read_to_string(&skill).at(&skill)?,
-                });
+            let folder = entry.path();
+            let skill = folder.join(SKILL_MD);
+            if !is_real_dir(&folder) || !crate::util::fsx::is_regular_file(&skill) {
+                continue;
             }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !is_valid_skill_name(&name) {
+                crate::ui::warn(format!(
+                    "skills/{}: not a valid skill name (lower-case letters, digits and \
+                     hyphens); the folder is left as it is",
+                    crate::util::text::inert_line(&name)
+                ));
+                continue;
+            }
+            let mut files = Vec::new();
+            collect_skill_files(&folder, &folder, &mut files)?;
+            out.push(Skill {
+                name,
+                content: fs::read_to_string(&skill).at(&skill)?,
+                files: Some(files),
+            });
         }
         out.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
     }
+}
+
+/// Every regular file under `dir` except the skill's own `SKILL.md`, with
+/// its mode; links and temp files are left out.
+fn collect_skill_files(top: &Path, dir: &Path, out: &mut Vec<SkillFile>) -> Result<()> {
+    for entry in fs::read_dir(dir).at(dir)?.flatten() {
+        let path = entry.path();
+        let meta = fs::symlink_metadata(&path).at(&path)?;
+        let rel = path.strip_prefix(top).unwrap_or(&path);
+        if is_temp_file(&entry.file_name().to_string_lossy()) || rel == Path::new(SKILL_MD) {
+            continue;
+        }
+        if meta.is_dir() {
+            collect_skill_files(top, &path, out)?;
+        } else if meta.is_file() {
+            out.push(SkillFile {
+                path: rel.to_string_lossy().into_owned(),
+                bytes: fs::read(&path).at(&path)?,
+                mode: std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777,
+            });
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(())
 }
 
 impl Drop for Scratch {
@@ -135,13 +176,13 @@ mod tests {
         fs::create_dir_all(root.join(".git/objects")).unwrap();
         fs::create_dir_all(root.join("extensions/ad_hoc/notes")).unwrap();
         fs::write(root.join("extensions/ad_hoc/notes/n.md"), "note").unwrap();
-        fs::write(root.join(".MEMORY.md.1-ab.tmp"), "half").unwrap();
+        fs::write(root.join(".MEMORY.md.1-0123456789ab.tmp"), "half").unwrap();
         std::os::unix::fs::symlink("/etc/passwd", root.join("link")).unwrap();
         let scratch = Scratch::copy_of(&root, &base.join("scratch")).unwrap();
         let dir = scratch.path().to_path_buf();
         assert!(dir.join("extensions/ad_hoc/notes/n.md").is_file());
         assert!(!dir.join(".git").exists() && !dir.join("link").exists());
-        assert!(!dir.join(".MEMORY.md.1-ab.tmp").exists());
+        assert!(!dir.join(".MEMORY.md.1-0123456789ab.tmp").exists());
         assert!(
             scratch
                 .outputs()

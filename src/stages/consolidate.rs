@@ -11,13 +11,15 @@
 //! their state from the start of the run, so the next diff shows the edits
 //! instead of the baseline swallowing them.
 
-use crate::backends::consolidate::{ConsolidatedFiles, ConsolidationInput, Consolidator, Note};
+use crate::backends::consolidate::{
+    ConsolidatedFiles, ConsolidationInput, Consolidator, Note, Skill, is_valid_skill_name,
+};
 use crate::config::{Config, ConsolidateBackendKind};
 use crate::error::{Error, IoContext, Result};
 use crate::memory::git::Snapshot;
 use crate::memory::validate::{check_artifacts, validate_files};
 use crate::memory::{
-    MEMORY_MD, MEMORY_SUMMARY_MD, SKILLS_DIR, WORKSPACE_DIFF_MD, extensions, layout,
+    MEMORY_MD, MEMORY_SUMMARY_MD, SKILL_MD, SKILLS_DIR, WORKSPACE_DIFF_MD, extensions, layout,
 };
 use crate::stages::diff::{inspect, remove_diff_file, write_diff_file};
 use crate::stages::keepalive::Keepalive;
@@ -376,41 +378,80 @@ fn commit_snapshot(at_start: &Snapshot, after: &Snapshot) -> (Snapshot, Vec<Stri
     (snapshot, edited)
 }
 
-/// Validates proposed files and writes them atomically.
+/// Validates proposed files and writes them atomically. What a backend
+/// wrote is redacted and made inert like anything else that reaches the
+/// folder (an agent can read more than memkit gave it).
 fn write_files(root: &Path, files: &ConsolidatedFiles) -> Result<()> {
     validate_files(&files.memory_md, &files.memory_summary_md)?;
-    let mut skills = Vec::new();
-    if let Some(list) = &files.skills {
-        for s in list {
-            let valid = !s.name.is_empty()
-                && s.name.len() <= 64
-                && s.name
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-            if !valid {
-                return Err(Error::failed(format!(
-                    "skill name {:?} is not lower-case letters, digits and hyphens (≤ 64)",
-                    s.name
-                )));
-            }
-            skills.push((
-                format!("{SKILLS_DIR}/{}/SKILL.md", s.name),
-                crate::util::text::inert_text(&s.content),
-            ));
-        }
+    let skills = files.skills.as_deref().unwrap_or_default();
+    if let Some(bad) = skills.iter().find(|s| !is_valid_skill_name(&s.name)) {
+        return Err(Error::failed(format!(
+            "skill name {:?} is not lower-case letters, digits and hyphens (≤ 64)",
+            bad.name
+        )));
     }
-    // A model's text is made inert like anything else that reaches the folder.
-    let memory_md = crate::util::text::inert_text(&files.memory_md);
-    let summary = crate::util::text::inert_text(&files.memory_summary_md);
+    let memory_md = clean_text(&files.memory_md);
+    let summary = clean_text(&files.memory_summary_md);
     validate_files(&memory_md, &summary)?;
     layout::write_file(root, MEMORY_MD, memory_md.as_bytes())?;
     layout::write_file(root, MEMORY_SUMMARY_MD, summary.as_bytes())?;
-    if files.skills.is_some() {
-        remove_path(&root.join(SKILLS_DIR))?;
-        for (rel, content) in skills {
-            layout::write_file(root, &rel, content.as_bytes())?;
+    if files.skills_complete {
+        remove_deleted_skills(root, skills)?;
+    }
+    for skill in skills {
+        write_skill(root, skill)?;
+    }
+    Ok(())
+}
+
+/// A backend's text as it may be written: redacted, inert.
+fn clean_text(text: &str) -> String {
+    crate::util::text::inert_text(&crate::redact::redact(text))
+}
+
+/// Removes the skill folders a complete `skills` list no longer has; folders
+/// whose names are not skill names are the user's and stay.
+fn remove_deleted_skills(root: &Path, kept: &[Skill]) -> Result<()> {
+    let dir = root.join(SKILLS_DIR);
+    let Ok(entries) = fs::read_dir(&dir) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if crate::util::fsx::is_real_dir(&entry.path())
+            && is_valid_skill_name(&name)
+            && !kept.iter().any(|s| s.name == name)
+        {
+            remove_path(&entry.path())?;
         }
     }
+    Ok(())
+}
+
+/// Writes one skill: its `SKILL.md` and, when the backend gave the whole
+/// folder, exactly its other files with their modes.
+fn write_skill(root: &Path, skill: &Skill) -> Result<()> {
+    let folder = format!("{SKILLS_DIR}/{}", skill.name);
+    if let Some(files) = &skill.files {
+        remove_path(&root.join(&folder))?;
+        for f in files {
+            let bytes = match std::str::from_utf8(&f.bytes) {
+                Ok(text) => crate::redact::redact(text).into_owned().into_bytes(),
+                Err(_) => f.bytes.clone(),
+            };
+            let path = layout::write_file(root, &format!("{folder}/{}", f.path), &bytes)?;
+            fs::set_permissions(
+                &path,
+                std::os::unix::fs::PermissionsExt::from_mode(f.mode & 0o777),
+            )
+            .at(&path)?;
+        }
+    }
+    layout::write_file(
+        root,
+        &format!("{folder}/{SKILL_MD}"),
+        clean_text(&skill.content).as_bytes(),
+    )?;
     Ok(())
 }
 

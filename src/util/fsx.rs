@@ -125,16 +125,35 @@ fn temp_name(path: &Path) -> std::path::PathBuf {
     path.with_file_name(format!(".{name}.{}-{tag}.tmp", std::process::id()))
 }
 
-/// Whether `file_name` is a temp file of an atomic write.
+/// Whether `file_name` is a temp file of an atomic write: this version's
+/// `.<name>.<pid>-<12 hex>.tmp` or older versions' `.<name>.<12 hex>.tmp`
+/// (a user's own `.cache.tmp` is neither).
 pub fn is_temp_file(file_name: &str) -> bool {
-    temp_writer(file_name).is_some() || (file_name.starts_with('.') && file_name.ends_with(".tmp"))
+    temp_writer(file_name).is_some() || legacy_temp_tag(file_name)
+}
+
+/// Whether `file_name` is `.<name>.<12 hex>.tmp`.
+fn legacy_temp_tag(file_name: &str) -> bool {
+    file_name
+        .strip_prefix('.')
+        .and_then(|s| s.strip_suffix(".tmp"))
+        .and_then(|stem| stem.rsplit_once('.'))
+        .is_some_and(|(name, tag)| {
+            !name.is_empty()
+                && tag.len() == 12
+                && tag
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        })
 }
 
 /// The pid of the process writing a temp file, from its name.
 fn temp_writer(file_name: &str) -> Option<u32> {
     let stem = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
     let (_, tail) = stem.rsplit_once('.')?;
-    tail.split_once('-')?.0.parse().ok()
+    let (pid, tag) = tail.split_once('-')?;
+    let hex = tag.len() == 12 && tag.bytes().all(|b| b.is_ascii_hexdigit());
+    hex.then(|| pid.parse().ok()).flatten()
 }
 
 /// Removes, under `dir` (recursively, links not followed), the temp files
@@ -223,6 +242,27 @@ pub fn remove_path(path: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_memkits_own_temp_names_count_as_temp_files() {
+        let ours = temp_name(Path::new("/m/MEMORY.md"));
+        let ours = ours.file_name().unwrap().to_string_lossy();
+        assert!(is_temp_file(&ours), "{ours}");
+        assert_eq!(temp_writer(&ours), Some(std::process::id()));
+        assert!(
+            is_temp_file(".MEMORY.md.0123456789ab.tmp"),
+            "older versions"
+        );
+        for users in [
+            ".cache.tmp",
+            ".notes.tmp",
+            ".a.b.tmp",
+            ".x.1-2.tmp",
+            "a.0123456789ab.tmp",
+        ] {
+            assert!(!is_temp_file(users), "{users}");
+        }
+    }
 
     #[test]
     fn atomic_write_replaces_and_leaves_no_temp() {

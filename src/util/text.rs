@@ -116,16 +116,18 @@ fn push_escaped(out: &mut String, c: char) {
 }
 
 /// A value from a log (a path, a branch, an id) made inert for one line of a
-/// file or a terminal: every control character, newline included, becomes a
-/// visible escape, so it can never start a line of its own (`# Task Group:`,
-/// a front-matter key) or send escape sequences.
+/// file or a terminal: every control character but the tab, newline
+/// included, becomes a visible escape, so it can never start a line of its
+/// own (`# Task Group:`, a front-matter key) or send escape sequences; a tab
+/// (legal in a path) stays as it is.
 pub fn inert_line(s: &str) -> String {
-    if !s.chars().any(is_breaking) {
+    let breaks = |c: char| is_breaking(c) && c != '\t';
+    if !s.chars().any(breaks) {
         return s.to_string();
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if is_breaking(c) {
+        if breaks(c) {
             push_escaped(&mut out, c);
         } else {
             out.push(c);
@@ -135,14 +137,20 @@ pub fn inert_line(s: &str) -> String {
 }
 
 /// Multi-line text (a message, a summary) made inert: newlines and tabs
-/// stay, every other control character becomes a visible escape.
+/// stay, CRLF becomes LF, every other control character becomes a visible
+/// escape.
 pub fn inert_text(s: &str) -> String {
     let keep = |c: char| c == '\n' || c == '\t';
     if !s.chars().any(|c| is_breaking(c) && !keep(c)) {
         return s.to_string();
     }
     let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        // CRLF line ends (a model or agent on another platform) become LF.
+        if c == '\r' && chars.peek() == Some(&'\n') {
+            continue;
+        }
         if is_breaking(c) && !keep(c) {
             push_escaped(&mut out, c);
         } else {
@@ -164,8 +172,9 @@ mod tests {
             "/evil\\n# Task Group: /x\\r\\u{1b}[31m\\u{0}"
         );
         assert_eq!(inert_line("a\u{2028}b"), "a\\u{2028}b");
+        assert_eq!(inert_line("/w/tab\there"), "/w/tab\there");
         assert_eq!(
-            inert_text("line 1\n\tline 2\u{1b}[2J\r"),
+            inert_text("line 1\r\n\tline 2\u{1b}[2J\r"),
             "line 1\n\tline 2\\u{1b}[2J\\r"
         );
     }

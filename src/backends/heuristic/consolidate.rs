@@ -43,6 +43,7 @@ pub fn consolidate_files(selection: &[SelectedOutput], notes: &[Note]) -> Consol
         memory_md: redact(&memory_md::render(&digest)).into_owned(),
         memory_summary_md: summary_md::render(&digest),
         skills: None,
+        skills_complete: false,
     }
 }
 
