@@ -89,6 +89,29 @@ fn jsonl_rejects_a_line_that_is_not_an_object_with_text() {
 }
 
 #[test]
+fn jsonl_takes_a_line_of_exactly_the_cap_and_names_a_longer_one() {
+    let env = TestEnv::new();
+    let cap = 8 << 20;
+    let frame = "{\"text\":\"\"}".len();
+    let exact = format!("{{\"text\":\"{}\"}}", "a".repeat(cap - frame));
+    let out = run(&env, &["--jsonl"], &format!("{exact}\r\n"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.stdout.len(), cap + 2);
+    let longer = format!("{{\"text\":\"{}\"}}\n", "a".repeat(cap - frame + 1));
+    let out = run(
+        &env,
+        &["--jsonl"],
+        &format!("{{\"text\":\"ok\"}}\n{longer}"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("stdin line 2: longer than 8 MiB"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn report_names_rule_and_place_never_the_secret() {
     let env = TestEnv::new();
     let tok = github_token();

@@ -586,17 +586,25 @@ fn a_huge_line_and_a_zstd_bomb_run_under_an_address_space_limit() {
     );
     let dir = env.codex_home.join("sessions/2026/11/22");
     std::fs::create_dir_all(&dir).unwrap();
-    // One 200 MB line: read whole it would take 400 MB and more.
+    // A 40 MB pasted image next to a prompt: the line is shrunk (the image
+    // cut), the prompt kept. Then one 200 MB line of short strings that no
+    // shrinking makes fit: read whole it would take 400 MB and more.
     let long = dir.join("rollout-2026-11-22T10-00-00-019f0000-0000-7000-8000-0000000000a1.jsonl");
     {
         let mut w = std::io::BufWriter::new(std::fs::File::create(&long).unwrap());
         writeln!(w, r#"{{"timestamp":"2026-11-22T10:00:00.000Z","type":"session_meta","payload":{{"id":"019f0000-0000-7000-8000-0000000000a1","cwd":"/w","source":"cli"}}}}"#).unwrap();
-        w.write_all(br#"{"timestamp":"2026-11-22T10:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":""#).unwrap();
-        let chunk = vec![b'x'; 1 << 20];
-        for _ in 0..200 {
-            w.write_all(&chunk).unwrap();
+        w.write_all(br#"{"timestamp":"2026-11-22T10:00:00.500Z","type":"event_msg","payload":{"type":"user_message","message":"Why does this screenshot show a crash?","images":["data:image/png;base64,"#).unwrap();
+        let image = vec![b'A'; 1 << 20];
+        for _ in 0..40 {
+            w.write_all(&image).unwrap();
         }
-        w.write_all(b"\"}}\n").unwrap();
+        w.write_all(b"\"]}}\n").unwrap();
+        w.write_all(br#"{"timestamp":"2026-11-22T10:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":"","parts":["#).unwrap();
+        let chunk = "\"xx\",".repeat(1 << 18);
+        for _ in 0..160 {
+            w.write_all(chunk.as_bytes()).unwrap();
+        }
+        w.write_all(b"\"x\"]}}\n").unwrap();
         writeln!(w, r#"{{"timestamp":"2026-11-22T10:00:02.000Z","type":"event_msg","payload":{{"type":"user_message","message":"Never push straight to main."}}}}"#).unwrap();
     }
     // A bomb: the same tiny frame of zeros, 2,048 times: 2 GiB from a few kilobytes.
@@ -618,7 +626,7 @@ fn a_huge_line_and_a_zstd_bomb_run_under_an_address_space_limit() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(
-        err.contains(&format!("{}:2", long.display())) && err.contains("over 8 MiB"),
+        err.contains(&format!("{}:3", long.display())) && err.contains("over 8 MiB"),
         "the long line is skipped and reported as file:line: {err}"
     );
     assert!(
@@ -630,8 +638,11 @@ fn a_huge_line_and_a_zstd_bomb_run_under_an_address_space_limit() {
             .unwrap();
     assert_eq!(
         common::humans(&t),
-        vec!["Never push straight to main."],
-        "the rest of the file is read"
+        vec![
+            "Why does this screenshot show a crash? [image]",
+            "Never push straight to main."
+        ],
+        "the prompt beside the image and the rest of the file are read"
     );
 }
 
@@ -720,6 +731,17 @@ fn a_killed_run_shows_as_interrupted() {
     let text = env.ok(&["status"]);
     assert!(text.contains("extract interrupted"), "{text}");
     assert!(!text.contains("extract running"), "{text}");
+
+    // The same run recorded by a process on another host sharing the
+    // database: memkit cannot see that process, so it says "running".
+    env.db()
+        .execute(
+            "UPDATE runs SET worker = 'memkit-1@another-host' WHERE outcome = 'running'",
+            [],
+        )
+        .unwrap();
+    let text = env.ok(&["status"]);
+    assert!(text.contains("extract running"), "{text}");
 }
 
 #[test]

@@ -39,6 +39,10 @@ pub fn run(ctx: &Ctx, args: &RedactArgs) -> Result<i32> {
         Err(Failure::Line(n, why)) => Err(Error::failed(format!(
             "stdin line {n}: not a JSON object with a string \"text\" field ({why})"
         ))),
+        Err(Failure::TooLong(n)) => Err(Error::failed(format!(
+            "stdin line {n}: longer than {} MiB, the most one --jsonl line may hold",
+            MAX_JSONL_LINE >> 20
+        ))),
     }
 }
 
@@ -48,6 +52,8 @@ enum Failure {
     Io(io::Error),
     /// `--jsonl`: this line is not an object with a string `text`.
     Line(u64, String),
+    /// `--jsonl`: this line is longer than the cap.
+    TooLong(u64),
 }
 
 /// A writer that remembers whether writing failed (to tell stdout errors
@@ -183,20 +189,20 @@ fn jsonl(
     let mut n = 0u64;
     loop {
         buf.clear();
-        // Never more than one line's cap in memory: a longer line is an error.
+        // Never more than one line's cap (and its CRLF) in memory: a longer
+        // line is an error.
         let read = (&mut input)
-            .take(MAX_JSONL_LINE as u64 + 1)
+            .take(MAX_JSONL_LINE as u64 + 2)
             .read_until(b'\n', &mut buf)
             .map_err(Failure::Io)?;
         if read == 0 {
             break;
         }
         n += 1;
-        if buf.len() > MAX_JSONL_LINE {
-            return Err(Failure::Line(
-                n,
-                format!("longer than {} MiB", MAX_JSONL_LINE >> 20),
-            ));
+        let text_len =
+            buf.len() - usize::from(buf.ends_with(b"\n")) - usize::from(buf.ends_with(b"\r\n"));
+        if text_len > MAX_JSONL_LINE {
+            return Err(Failure::TooLong(n));
         }
         let body_len = buf.len()
             - buf

@@ -198,12 +198,17 @@ fn group_runs(rows: Vec<RunRecord>) -> Vec<RunSummary> {
             (Some(d), Some(f)) => Some(d.max(f - summary.started_at)),
             _ => None,
         };
-        // A stage still "running" whose process is gone was killed.
-        let outcome = match (r.outcome.as_str(), r.pid) {
-            ("running", Some(pid)) if !crate::util::process::pid_alive(pid as u32) => {
-                "interrupted".to_string()
-            }
-            _ => r.outcome,
+        // A stage still "running" whose process is gone was killed (a
+        // process on another host sharing the database is not judged).
+        let gone = match (&r.worker, r.pid) {
+            (Some(worker), _) => crate::util::process::worker_is_dead(worker),
+            (None, Some(pid)) => !crate::util::process::pid_alive(pid as u32),
+            (None, None) => false,
+        };
+        let outcome = if r.outcome == "running" && gone {
+            "interrupted".to_string()
+        } else {
+            r.outcome
         };
         summary.stages.insert(
             0,

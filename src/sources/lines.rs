@@ -1,18 +1,21 @@
 //! Line reading that survives real logs: plain or zstd-compressed files, a UTF-8
 //! BOM, CRLF endings, invalid UTF-8 (decoded lossily), lines of many megabytes
 //! and an unterminated last line — with bounded memory whatever the input: a
-//! line longer than [`MAX_LINE_BYTES`] is skipped while it is read (never held
-//! whole) and handed on as over-long, and a compressed file that expands far
-//! beyond any log (a decompression bomb) stops with an error naming it.
+//! line longer than [`MAX_LINE_BYTES`] has its long JSON strings cut while it
+//! is read (never held whole), or is skipped and handed on as over-long when
+//! that is not enough, and a compressed file that expands far beyond any log
+//! (a decompression bomb) stops with an error naming it.
 
+use super::shrink::Shrinker;
 use crate::error::{IoContext, Result};
 use std::borrow::Cow;
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-/// The longest line kept; longer lines are skipped (and reported) while read.
-/// Real lines reach a few megabytes (pasted images, large tool outputs).
+/// The longest line kept as it is; a longer one is shrunk (its long strings
+/// cut) or, failing that, skipped and reported. Real lines reach megabytes
+/// (pasted images, large tool outputs).
 pub const MAX_LINE_BYTES: usize = 8 << 20;
 
 /// How far a compressed file may expand: this many times its own size…
@@ -125,63 +128,122 @@ pub fn read_lines(path: &Path, f: &mut dyn FnMut(Line<'_>) -> bool) -> Result<u6
 
 /// Calls `f` for every line of `path` as raw bytes, so a reader can skip or
 /// pick apart lines it does not need decoded. Returns the number of bytes read.
+///
+/// A line that grows past [`MAX_LINE_BYTES`] is shrunk while it is read
+/// (its long JSON strings cut, see [`Shrinker`]); only a line that is still
+/// too long after that is skipped and handed on as over-long.
 pub fn read_raw_lines(path: &Path, f: &mut dyn FnMut(RawLine<'_>) -> bool) -> Result<u64> {
     let mut reader = open(path)?;
     let mut buf = vec![0u8; 256 * 1024];
-    // A line that spans two reads is gathered here; lines inside the buffer
-    // are handed out without a copy.
+    // A line that spans two reads is gathered here (shrunk once it is long);
+    // lines inside the buffer are handed out without a copy.
     let mut carry: Vec<u8> = Vec::new();
-    // The length of an over-long line being skipped (its bytes are dropped).
-    let mut skipping: Option<u64> = None;
+    let mut long = LongLine::None;
     let (mut start, mut end) = (0usize, 0usize);
     let mut number = 0u64;
     let mut bytes = 0u64;
     loop {
         if let Some(pos) = memchr::memchr(b'\n', &buf[start..end]) {
             let stop = start + pos + 1;
+            let piece = &buf[start..stop];
             number += 1;
-            let keep_going = if let Some(skipped) = skipping.take() {
-                overlong(skipped + (stop - start) as u64, number, true, f)
-            } else if carry.len() + (stop - start) > MAX_LINE_BYTES + 1 {
-                let len = (carry.len() + stop - start) as u64;
-                carry = Vec::new();
-                overlong(len, number, true, f)
-            } else if carry.is_empty() {
-                emit(&buf[start..stop], number, f)
-            } else {
-                carry.extend_from_slice(&buf[start..stop]);
-                let go = emit(&carry, number, f);
-                carry.clear();
-                go
+            if matches!(long, LongLine::None) && carry.len() + piece.len() > MAX_LINE_BYTES + 1 {
+                long = LongLine::start(&mut carry);
+            }
+            let keep_going = match std::mem::take(&mut long) {
+                LongLine::None if carry.is_empty() => emit(piece, number, f),
+                LongLine::None => {
+                    carry.extend_from_slice(piece);
+                    emit(&carry, number, f)
+                }
+                mut shrinking @ LongLine::Shrinking { .. } => {
+                    shrinking.add(piece, &mut carry);
+                    match shrinking {
+                        LongLine::Skipping(len) => overlong(len, number, true, f),
+                        _ => emit(&carry, number, f),
+                    }
+                }
+                LongLine::Skipping(len) => overlong(len + piece.len() as u64, number, true, f),
             };
+            carry.clear();
             start = stop;
             if !keep_going {
                 break;
             }
             continue;
         }
-        match skipping.as_mut() {
-            Some(skipped) => *skipped += (end - start) as u64,
-            None if carry.len() + (end - start) > MAX_LINE_BYTES => {
-                skipping = Some((carry.len() + end - start) as u64);
-                carry = Vec::new();
-            }
-            None => carry.extend_from_slice(&buf[start..end]),
+        let piece = &buf[start..end];
+        if matches!(long, LongLine::None) && carry.len() + piece.len() > MAX_LINE_BYTES {
+            long = LongLine::start(&mut carry);
+        }
+        match long {
+            LongLine::None => carry.extend_from_slice(piece),
+            _ => long.add(piece, &mut carry),
         }
         start = 0;
         end = read_some(&mut reader, &mut buf).map_err(|e| read_error(path, e))?;
         bytes += end as u64;
         if end == 0 {
-            if let Some(skipped) = skipping {
-                overlong(skipped, number + 1, false, f);
-            } else if !carry.is_empty() {
-                number += 1;
-                emit(&carry, number, f);
+            match long {
+                LongLine::Skipping(len) => {
+                    overlong(len, number + 1, false, f);
+                }
+                // No newline to allow for at the end of the file.
+                LongLine::Shrinking { raw, .. } if carry.len() > MAX_LINE_BYTES => {
+                    overlong(raw, number + 1, false, f);
+                }
+                _ if !carry.is_empty() => {
+                    number += 1;
+                    emit(&carry, number, f);
+                }
+                _ => {}
             }
             break;
         }
     }
     Ok(bytes)
+}
+
+/// What is being done with a line that outgrew the cap.
+#[derive(Default)]
+enum LongLine {
+    /// Nothing: the line is short so far.
+    #[default]
+    None,
+    /// Its long strings are being cut; `raw` bytes of it were read.
+    Shrinking { shrinker: Shrinker, raw: u64 },
+    /// Still too long once shrunk: its bytes are dropped; this many so far.
+    Skipping(u64),
+}
+
+impl LongLine {
+    /// Starts shrinking the line gathered in `carry` (rewritten in place).
+    fn start(carry: &mut Vec<u8>) -> LongLine {
+        let gathered = std::mem::take(carry);
+        let mut long = LongLine::Shrinking {
+            shrinker: Shrinker::new(),
+            raw: 0,
+        };
+        long.add(&gathered, carry);
+        long
+    }
+
+    /// Adds the next `piece` of the line, shrunk into `carry`; gives up (and
+    /// frees `carry`) when even the shrunk line is too long.
+    fn add(&mut self, piece: &[u8], carry: &mut Vec<u8>) {
+        match self {
+            LongLine::None => carry.extend_from_slice(piece),
+            LongLine::Shrinking { shrinker, raw } => {
+                *raw += piece.len() as u64;
+                shrinker.feed(piece, carry);
+                if carry.len() > MAX_LINE_BYTES + 1 {
+                    *self = LongLine::Skipping(*raw);
+                    *carry = Vec::new();
+                }
+            }
+            LongLine::Skipping(len) => *len += piece.len() as u64,
+        }
+    }
 }
 
 /// Hands on a line that was too long to keep.
@@ -325,6 +387,27 @@ mod tests {
                 (4, 0, Some(MAX_LINE_BYTES as u64 + 1), false),
             ]
         );
+    }
+
+    #[test]
+    fn a_long_json_line_keeps_its_fields_and_loses_only_its_long_strings() {
+        let image = "iVBORw0KGgo".repeat(MAX_LINE_BYTES / 10);
+        let line = format!(
+            "{{\"type\":\"user\",\"message\":{{\"content\":[{{\"type\":\"text\",\"text\":\"why does this crash?\"}},{{\"type\":\"image\",\"source\":{{\"data\":\"{image}\"}}}}]}}}}\n{{\"b\":2}}\n"
+        );
+        let p = temp("image.jsonl", line.as_bytes());
+        let mut seen = Vec::new();
+        read_raw_lines(&p, &mut |raw| {
+            seen.push((raw.overlong, raw.bytes.len(), raw.text().into_owned()));
+            true
+        })
+        .unwrap();
+        assert_eq!(seen.len(), 2);
+        assert_eq!(seen[0].0, None);
+        assert!(seen[0].1 < 100 << 10, "{}", seen[0].1);
+        let v: serde_json::Value = serde_json::from_str(&seen[0].2).unwrap();
+        assert_eq!(v["message"]["content"][0]["text"], "why does this crash?");
+        assert_eq!(seen[1].2, "{\"b\":2}");
     }
 
     #[test]

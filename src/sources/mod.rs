@@ -12,6 +12,7 @@ mod codex_fast;
 pub mod codex_state;
 pub mod discover;
 pub mod lines;
+mod shrink;
 mod text;
 
 use crate::error::{Error, Result};

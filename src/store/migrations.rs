@@ -141,6 +141,11 @@ const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE threads ADD COLUMN read_warning TEXT;
     "#,
+    // 6: which process on which host runs a stage (`memkit-<pid>@<host>`), so
+    // a run on another host sharing the database is not taken for killed.
+    r#"
+    ALTER TABLE runs ADD COLUMN worker TEXT;
+    "#,
 ];
 
 /// The schema version this build writes.

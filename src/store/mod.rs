@@ -127,7 +127,8 @@ fn configure(conn: &Connection) -> rusqlite::Result<()> {
         return Err(rusqlite::Error::SqliteFailure(
             rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
             Some(format!(
-                "journal mode is {mode}, not wal, while another process holds the database"
+                "journal mode stays {mode}, not wal: another process holds the database, or \
+                 its filesystem cannot hold a WAL database (a network filesystem?)"
             )),
         ));
     }

@@ -15,6 +15,8 @@ pub struct RunRecord {
     pub stage: String,
     /// Process id of the run.
     pub pid: Option<i64>,
+    /// `memkit-<pid>@<host>` of the run (`None` for runs before schema 6).
+    pub worker: Option<String>,
     /// Start, Unix seconds.
     pub started_at: i64,
     /// End, Unix seconds (`None` while running or after a crash).
@@ -34,8 +36,15 @@ pub struct RunRecord {
 /// Records the start of a stage run; returns its row id.
 pub fn start(conn: &Connection, run_id: &str, stage: &str, now: i64) -> Result<i64> {
     conn.execute(
-        "INSERT INTO runs (run_id, stage, pid, started_at, outcome) VALUES (?1, ?2, ?3, ?4, 'running')",
-        params![run_id, stage, std::process::id() as i64, now],
+        "INSERT INTO runs (run_id, stage, pid, worker, started_at, outcome)
+            VALUES (?1, ?2, ?3, ?4, ?5, 'running')",
+        params![
+            run_id,
+            stage,
+            std::process::id() as i64,
+            crate::util::process::worker_id(),
+            now
+        ],
     )?;
     Ok(conn.last_insert_rowid())
 }
@@ -68,7 +77,7 @@ pub fn finish(conn: &Connection, id: i64, f: &Finish<'_>, now: i64) -> Result<()
 pub fn recent(conn: &Connection, limit: usize) -> Result<Vec<RunRecord>> {
     let mut stmt = conn.prepare(
         "SELECT id, run_id, stage, pid, started_at, finished_at, outcome, counts, tokens_in, tokens_out,
-            error FROM runs ORDER BY id DESC LIMIT ?1",
+            error, worker FROM runs ORDER BY id DESC LIMIT ?1",
     )?;
     let rows = stmt.query_map([limit as i64], |r| {
         let counts: Option<String> = r.get(7)?;
@@ -84,6 +93,7 @@ pub fn recent(conn: &Connection, limit: usize) -> Result<Vec<RunRecord>> {
             tokens_in: r.get(8)?,
             tokens_out: r.get(9)?,
             error: r.get(10)?,
+            worker: r.get(11)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
