@@ -309,3 +309,34 @@ fn reset_empties_the_installed_blocks_too() {
     );
     assert!(text.contains("No memory yet"), "{text}");
 }
+
+#[test]
+fn without_home_only_the_gemini_read_path_is_unknown() {
+    let env = TestEnv::new();
+    with_memory(&env);
+    let run = |args: &[&str]| {
+        let mut c = env.cmd();
+        c.env_remove("HOME").args(args);
+        c.output().unwrap()
+    };
+    for args in [
+        &["status"][..],
+        &["run"],
+        &["install", "codex", "--dry-run"],
+    ] {
+        let out = run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = run(&["install", "gemini"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("gemini_home is not known: HOME is not set"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

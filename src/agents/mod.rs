@@ -153,13 +153,14 @@ impl BlockSource {
     }
 }
 
-/// The read path of `agent` under `cfg`.
-pub fn read_path(cfg: &Config, agent: Agent) -> Box<dyn ReadPath> {
-    match agent {
+/// The read path of `agent` under `cfg` (an error when the agent's folder
+/// is not known).
+pub fn read_path(cfg: &Config, agent: Agent) -> Result<Box<dyn ReadPath>> {
+    Ok(match agent {
         Agent::Codex => Box::new(codex::CodexReadPath::new(cfg)),
         Agent::Claude => Box::new(claude::ClaudeReadPath::new(cfg)),
-        Agent::Gemini => Box::new(gemini::gemini_read_path(cfg)),
-    }
+        Agent::Gemini => Box::new(gemini::gemini_read_path(cfg)?),
+    })
 }
 
 /// A file's text, `""` when it does not exist.
@@ -239,7 +240,7 @@ impl Change {
 
 /// Plans installing (or bringing up to date) `agent`'s read path.
 pub fn plan_install(cfg: &Config, agent: Agent) -> Result<Change> {
-    let rp = read_path(cfg, agent);
+    let rp = read_path(cfg, agent)?;
     let before = read_text(rp.file())?;
     let (after, fit) = rp.install(&before, &BlockSource::load(cfg)?)?;
     Ok(Change {
@@ -253,7 +254,7 @@ pub fn plan_install(cfg: &Config, agent: Agent) -> Result<Change> {
 
 /// Plans removing `agent`'s read path.
 pub fn plan_uninstall(cfg: &Config, agent: Agent) -> Result<Change> {
-    let rp = read_path(cfg, agent);
+    let rp = read_path(cfg, agent)?;
     let before = read_text(rp.file())?;
     let after = if rp.is_installed(&before)? {
         rp.uninstall(&before)?
@@ -292,7 +293,10 @@ pub struct Refreshed {
 pub fn refresh_installed(cfg: &Config, store: &Store, now: i64) -> Vec<Refreshed> {
     let mut out = Vec::new();
     for agent in Agent::ALL {
-        let rp = read_path(cfg, agent);
+        // An agent whose folder is not known has nothing installed to refresh.
+        let Ok(rp) = read_path(cfg, agent) else {
+            continue;
+        };
         let file = rp.file().display().to_string();
         let result = (|| -> Result<Option<Refreshed>> {
             let before = read_text(rp.file())?;
@@ -363,8 +367,8 @@ pub struct AgentStatus {
 pub fn statuses(cfg: &Config, store: Option<&Store>) -> Vec<AgentStatus> {
     Agent::ALL
         .iter()
-        .map(|&agent| {
-            let rp = read_path(cfg, agent);
+        .filter_map(|&agent| Some((agent, read_path(cfg, agent).ok()?)))
+        .map(|(agent, rp)| {
             let file = rp.file().display().to_string();
             let refreshed_at = store
                 .and_then(|s| state::refreshed_at(s.conn(), agent).ok())

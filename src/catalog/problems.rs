@@ -19,11 +19,12 @@ pub struct FileProblem {
     pub message: String,
 }
 
-/// The problems of the present session files, as the last scan found them.
+/// The problems of the present session files, as the last scan found them
+/// (files the user told memkit to forget are not its concern).
 pub fn file_problems(store: &Store) -> Result<Vec<FileProblem>> {
     let mut out: Vec<FileProblem> = threads::list(store.conn())?
         .into_iter()
-        .filter(|t| t.present)
+        .filter(|t| t.present && t.forgotten_at.is_none())
         .filter_map(|t| {
             let (unreadable, text) = match (t.read_error, t.read_warning) {
                 (Some(e), _) => (true, e),

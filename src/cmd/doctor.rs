@@ -640,7 +640,7 @@ fn read_paths(cfg: &Config) -> Vec<Check> {
         }
         if !status.installed {
             let agent_there = match status.agent {
-                Agent::Gemini => cfg.gemini_home.is_dir(),
+                Agent::Gemini => cfg.gemini_home.as_deref().is_some_and(Path::is_dir),
                 _ => reads_logs,
             };
             if agent_there {
@@ -693,7 +693,10 @@ fn installed_problem(cfg: &Config, agent: Agent, fit: &crate::agents::Fit) -> Op
         }
     }
     if agent == Agent::Codex {
-        let holding = crate::agents::read_path(cfg, agent).file().to_path_buf();
+        let holding = crate::agents::read_path(cfg, agent)
+            .ok()?
+            .file()
+            .to_path_buf();
         let read = crate::agents::codex::instructions_file(&cfg.codex_home);
         if holding != read {
             return Some(check(

@@ -33,8 +33,10 @@ pub struct Config {
     pub claude_home: PathBuf,
     /// memkit's own data folder (database, logs, the memory folder by default).
     pub memkit_home: PathBuf,
-    /// Where Gemini CLI keeps its data (`GEMINI.md`, `settings.json`).
-    pub gemini_home: PathBuf,
+    /// Where Gemini CLI keeps its data (`GEMINI.md`, `settings.json`);
+    /// `None` when neither the config nor `HOME` says (only `install gemini`
+    /// needs it, so nothing else fails without `HOME`).
+    pub gemini_home: Option<PathBuf>,
     /// The memory folder agents read (Codex v1 layout).
     pub memory_root: PathBuf,
     /// Whether `memory_root` was set (file, environment or flag) rather than defaulted.
@@ -600,7 +602,15 @@ fn build(
         &["MEMKIT_HOME"],
         data_default,
     )?;
-    let gemini_home = dir("gemini_home", raw.gemini_home, &[], from_home(".gemini"))?;
+    let gemini_home = match (&raw.gemini_home, &home) {
+        (None, None) => None,
+        _ => Some(dir(
+            "gemini_home",
+            raw.gemini_home,
+            &[],
+            from_home(".gemini"),
+        )?),
+    };
     let memory_root_explicit = raw.memory_root.is_some();
     // memkit's own folder, not Codex's managed `<codex_home>/memories`: Codex's
     // memory writer re-baselines and empties that one whenever it runs.

@@ -31,7 +31,7 @@ fn defaults_follow_codex() {
     assert_eq!(c.memory_root, home.join(".local/share/memkit/memories"));
     assert!(!c.memory_root_explicit);
     assert_eq!(c.legacy_memory_root(), home.join(".codex/memories"));
-    assert_eq!(c.gemini_home, home.join(".gemini"));
+    assert_eq!(c.gemini_home, Some(home.join(".gemini")));
     assert_eq!(c.max_raw_memories_for_consolidation, 256);
     assert_eq!(c.max_unused, Duration::from_secs(30 * 86_400));
     assert_eq!(c.max_rollout_age, Duration::from_secs(10 * 86_400));

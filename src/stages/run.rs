@@ -215,12 +215,16 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &RunOptions) -> Result<RunRepo
         },
     );
     let result = run_stages(cfg, store, opts, &mut report);
-    report.file_problems = crate::catalog::file_problems(store)?
+    keeper.stop();
+    let released = locks::release(store.conn(), RUN_LOCK, &owner);
+    // The problem list is information: failing to read it never loses the
+    // stages' result.
+    report.file_problems = crate::catalog::file_problems(store)
+        .unwrap_or_default()
         .into_iter()
         .map(|p| p.message)
         .collect();
-    keeper.stop();
-    locks::release(store.conn(), RUN_LOCK, &owner)?;
+    released?;
     report.finished_at = now_secs();
     result.map(|()| report)
 }
