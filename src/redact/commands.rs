@@ -1,11 +1,14 @@
-//! Passwords passed to well-known commands as short flags, which the
-//! secret-name rule cannot see: `docker login -p X` (any `… login`),
-//! `mysql -pX`, `sshpass -p X`, `redis-cli -a X`, `mongosh -p X`,
-//! `curl -u user:X`.
+//! Passwords and tokens passed to well-known commands as short flags or
+//! arguments, which the secret-name rule cannot see: `docker login -p X`
+//! (any `… login`), `mysql -pX`, `sshpass -p X`, `redis-cli -a X`,
+//! `mongosh -p X`, `curl -u user:X` / `-b 'session=X'`, `ldapsearch -w X`,
+//! `sqlcmd -P X`, `htpasswd -b file user X`, `smbclient -U user%X`,
+//! `zip -P X` / `7z -pX`, `sqlplus user/X@db`, `ngrok config add-authtoken X`,
+//! `gh secret set NAME --body X`, `fly secrets set NAME=X`.
 
 use super::Finding;
-use super::entropy::looks_like_password;
-use super::lex::{alnum, ends_word, find, run, starts_word};
+use super::entropy::{looks_like_password, looks_random};
+use super::lex::{alnum, command_end, ends_word, run, run_back, starts_word};
 use super::placeholders::is_harmless;
 
 /// The command whose name was found.
@@ -21,8 +24,27 @@ pub(super) enum Cmd {
     Redis,
     /// `mongo`, `mongosh`, `mongodump`: `-p X`.
     Mongo,
-    /// `curl -u user:X`, `--user user:X`.
+    /// `curl -u user:X`, `--user user:X`, `-U` / `--proxy-user`, `-b` / `--cookie`.
     Curl,
+    /// `ldapsearch`, `ldapadd`, `ldapmodify`…: `-w X`.
+    Ldap,
+    /// `sqlcmd -P X`, `bcp … -P X`.
+    Sqlcmd,
+    /// `htpasswd -b[c] file user X`, `htpasswd -nb user X`.
+    Htpasswd,
+    /// `smbclient -U user%X`.
+    Smb,
+    /// `zip -P X`, `unzip -P X`, `7z -pX`.
+    Zip,
+    /// `sqlplus`, `expdp`, `impdp`, `rman`, `sqlldr`: `user/X@db`.
+    Oracle,
+    /// `rclone config create … user U pass X`.
+    Rclone,
+    /// `ngrok authtoken X`, `ngrok config add-authtoken X` (and `add-api-key`).
+    Ngrok,
+    /// `gh secret set N --body X`, `fly secrets set N=X`, `heroku config:set N=X`,
+    /// `netlify env:set N X`.
+    SecretSet,
 }
 
 /// The arguments on the rest of the line: `(start, end)` of each, quotes removed.
@@ -47,7 +69,23 @@ fn args(text: &[u8], from: usize, to: usize) -> Vec<(usize, usize)> {
             out.push((start, end));
             i = (close + 1).min(to);
         } else {
-            let end = run(text, i, to - i, |b| b != b' ' && b != b'\t');
+            // A bare argument ends at a blank or where a quote (escaped or
+            // not) closes the string that holds the command.
+            // A lone backslash is an escape, not an argument.
+            if text[i] == b'\\' {
+                i += 1;
+                continue;
+            }
+            let end = run(text, i + 1, to - i - 1, |b| {
+                !matches!(b, b' ' | b'\t' | b'"' | b'\\')
+            });
+            // A shell operator ends the command's arguments.
+            if matches!(
+                &text[i..end],
+                b"|" | b"||" | b"&&" | b";" | b">" | b">>" | b"<" | b"2>" | b"&>"
+            ) {
+                break;
+            }
             out.push((i, end));
             i = end;
         }
@@ -55,14 +93,95 @@ fn args(text: &[u8], from: usize, to: usize) -> Vec<(usize, usize)> {
     out
 }
 
+/// `-su`, `-ksu`: short flags run together, the last of which is `flag`.
+fn short_cluster_ending_in(a: &[u8], flag: u8) -> bool {
+    a.len() > 2
+        && a[0] == b'-'
+        && a[1] != b'-'
+        && a.last() == Some(&flag)
+        && a[1..].iter().all(u8::is_ascii_alphabetic)
+}
+
+/// When the command's name at `name_end` closes a quoted string followed by
+/// a comma, the arguments are the quoted strings of that list.
+fn argv_list(text: &[u8], name_end: usize, to: usize) -> Option<Vec<(usize, usize)>> {
+    let slashes = run(text, name_end, 4, |b| b == b'\\');
+    let quote = *text.get(slashes).filter(|&&q| q == b'"' || q == b'\'')?;
+    let mut i = super::lex::skip_blanks(text, slashes + 1);
+    if text.get(i) != Some(&b',') {
+        return None;
+    }
+    let mut out = Vec::new();
+    while text.get(i) == Some(&b',') {
+        i = super::lex::skip_blanks(text, i + 1);
+        // `execFileSync('curl', ['-u', …])`: the arguments in their own list.
+        if out.is_empty() && text.get(i) == Some(&b'[') {
+            i = super::lex::skip_blanks(text, i + 1);
+        }
+        let open = run(text, i, 4, |b| b == b'\\');
+        if text.get(open) != Some(&quote) || open >= to {
+            break;
+        }
+        let start = open + 1;
+        let mut close = run(text, start, to - start, |b| b != quote);
+        let end = run_back(text, close, 4, |b| b == b'\\');
+        out.push((start, end));
+        close += 1;
+        i = super::lex::skip_blanks(text, close.min(to));
+    }
+    Some(out)
+}
+
+/// `start..end` without surrounding quotes (plain or backslash-escaped).
+fn unquoted(text: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
+    while start < end && matches!(text[start], b'"' | b'\'' | b'\\') {
+        start += 1;
+    }
+    while end > start && matches!(text[end - 1], b'"' | b'\'' | b'\\') {
+        end -= 1;
+    }
+    (start, end)
+}
+
+/// Whether `v` is the next flag (`-p --authenticationDatabase`: no value).
+fn is_flag(v: &[u8]) -> bool {
+    v.starts_with(b"--") || (v.len() == 2 && v[0] == b'-' && v[1].is_ascii_alphabetic())
+}
+
 fn push(text: &[u8], start: usize, end: usize, out: &mut Vec<Finding>) {
+    let (start, end) = unquoted(text, start, end);
     let v = &text[start..end];
-    if !is_harmless(v) && looks_like_password(v) {
+    if !is_harmless(v) && !is_flag(v) && looks_like_password(v) {
         out.push(Finding {
             rule: "cli_password",
             start,
             end,
         });
+    }
+}
+
+/// Like [`push`] for a generated token (which must look random).
+fn push_token(text: &[u8], start: usize, end: usize, out: &mut Vec<Finding>) {
+    let (start, end) = unquoted(text, start, end);
+    let v = &text[start..end];
+    if !is_harmless(v) && looks_random(v) {
+        out.push(Finding {
+            rule: "cli_token",
+            start,
+            end,
+        });
+    }
+}
+
+/// `NAME=VALUE`: the value, when the name is a secret's or the value looks generated.
+fn push_setting(text: &[u8], start: usize, end: usize, out: &mut Vec<Finding>) {
+    let Some(eq) = text[start..end].iter().position(|&b| b == b'=') else {
+        return;
+    };
+    let (v_start, v_end) = unquoted(text, start + eq + 1, end);
+    let (name, value) = (&text[start..start + eq], &text[v_start..v_end]);
+    if super::generic::classify(name).is_some() || looks_random(value) {
+        push(text, v_start, v_end, out);
     }
 }
 
@@ -72,17 +191,35 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
         return;
     }
     let name_end = match cmd {
-        Cmd::Mysql | Cmd::Mongo => run(text, hit_end, 16, alnum),
+        Cmd::Mysql | Cmd::Mongo | Cmd::Ldap => run(text, hit_end, 16, alnum),
+        // `zip -`, `7z `, `"7z"`: the keyword runs past the name, which must
+        // start a word or a quoted argument.
+        Cmd::Zip => {
+            if text[hit] == b'7'
+                && text.get(hit + 2).is_some_and(|&b| b == b'"' || b == b'\\')
+                && !matches!(text.get(hit.wrapping_sub(1)), Some(b'"'))
+            {
+                return;
+            }
+            run(text, hit, 16, alnum)
+        }
         _ if ends_word(text, hit_end) => hit_end,
         _ => return,
     };
-    // Shell quotes are plain `"` here, so only line breaks (real or escaped) end the command.
-    let mut end = run(text, name_end, 2048, |b| b != b'\n' && b != b'\r');
-    if let Some(p) = find(&text[name_end..end], b"\\n") {
-        end = name_end + p;
-    }
-    let list = args(text, name_end, end);
+    // A line break (real or escaped) or the end of the JSON string holding
+    // the command ends it; shell quotes do not. An argv list runs to its `]`.
+    let line = run(text, name_end, 2048, |b| b != b'\n' && b != b'\r');
+    // `["curl", "--user", "u:p"]`, `exec.Command("sshpass", "-p", "…")`: an argv list.
+    let list = match argv_list(text, name_end, line) {
+        Some(list) => list,
+        None => args(text, name_end, command_end(text, name_end)),
+    };
     let arg = |i: usize| &text[list[i].0..list[i].1];
+    match cmd {
+        Cmd::Htpasswd => return htpasswd(text, &list, out),
+        Cmd::Oracle => return oracle(text, &list, out),
+        _ => {}
+    }
     for i in 0..list.len() {
         let a = arg(i);
         let next = list.get(i + 1).copied();
@@ -92,7 +229,10 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
                     push(text, s, e, out);
                 }
             }
-            Cmd::Redis if a == b"-a" => {
+            Cmd::Sshpass if a.len() > 2 && a.starts_with(b"-p") => {
+                push(text, list[i].0 + 2, list[i].1, out);
+            }
+            Cmd::Redis if a == b"-a" || a == b"--pass" => {
                 if let Some((s, e)) = next {
                     push(text, s, e, out);
                 }
@@ -100,7 +240,80 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
             Cmd::Mysql if a.len() > 2 && a.starts_with(b"-p") => {
                 push(text, list[i].0 + 2, list[i].1, out);
             }
-            Cmd::Curl if a == b"-u" || a == b"--user" || (a.starts_with(b"-u") && a.len() > 2) => {
+            // `-w X` / `-wX`; `ldappasswd` also takes the new (`-s`) and old (`-a`) ones.
+            Cmd::Ldap
+                if a == b"-w"
+                    || (text[hit..name_end].eq_ignore_ascii_case(b"ldappasswd")
+                        && (a == b"-s" || a == b"-a")) =>
+            {
+                if let Some((s, e)) = next {
+                    push(text, s, e, out);
+                }
+            }
+            Cmd::Ldap if a.len() > 2 && a.starts_with(b"-w") => {
+                push(text, list[i].0 + 2, list[i].1, out);
+            }
+            Cmd::Rclone if a == b"pass" || a == b"password" => {
+                if let Some((s, e)) = next {
+                    push(text, s, e, out);
+                }
+            }
+            Cmd::Sqlcmd if a == b"-P" => {
+                if let Some((s, e)) = next {
+                    push(text, s, e, out);
+                }
+            }
+            Cmd::Zip if a == b"-P" => {
+                if let Some((s, e)) = next {
+                    push(text, s, e, out);
+                }
+            }
+            Cmd::Zip if a.len() > 2 && a.starts_with(b"-p") => {
+                push(text, list[i].0 + 2, list[i].1, out);
+            }
+            Cmd::Smb if a == b"-U" || a.starts_with(b"--user=") => {
+                let (s, e) = if a == b"-U" {
+                    let Some(n) = next else { continue };
+                    n
+                } else {
+                    (list[i].0 + 7, list[i].1)
+                };
+                if let Some(c) = text[s..e].iter().position(|&b| b == b'%') {
+                    push(text, s + c + 1, e, out);
+                }
+            }
+            Cmd::Ngrok if matches!(a, b"authtoken" | b"add-authtoken" | b"add-api-key") => {
+                if let Some((s, e)) = next {
+                    push_token(text, s, e, out);
+                }
+            }
+            Cmd::SecretSet if a == b"--body" || a == b"-b" => {
+                if let Some((s, e)) = next {
+                    push(text, s, e, out);
+                }
+            }
+            Cmd::SecretSet if a.starts_with(b"--body=") => {
+                push(text, list[i].0 + 7, list[i].1, out);
+            }
+            Cmd::SecretSet if a.len() > 2 && a.starts_with(b"-b") => {
+                push(text, list[i].0 + 2, list[i].1, out);
+            }
+            Cmd::SecretSet if a.contains(&b'=') && !a.starts_with(b"-") => {
+                push_setting(text, list[i].0, list[i].1, out);
+            }
+            Cmd::Curl if a == b"-b" || a == b"--cookie" => {
+                if let Some((s, e)) = next {
+                    super::http::cookie_values(text, s, e, out);
+                }
+            }
+            Cmd::Curl
+                if a == b"-u"
+                    || a == b"--user"
+                    || a == b"-U"
+                    || a == b"--proxy-user"
+                    || (a.starts_with(b"-u") && a.len() > 2)
+                    || short_cluster_ending_in(a, b'u') =>
+            {
                 let (s, e) = if a.len() > 2 && a[1] == b'u' {
                     (list[i].0 + 2, list[i].1)
                 } else if let Some(n) = next {
@@ -113,6 +326,68 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
                 }
             }
             _ => {}
+        }
+    }
+}
+
+/// The arguments from `from` to the end of its line.
+fn line_args(text: &[u8], from: usize) -> Vec<(usize, usize)> {
+    args(text, from, command_end(text, from))
+}
+
+/// `host:6379> AUTH [user] password` (keyword `> auth ` ending at `hit_end`):
+/// the last argument.
+pub(super) fn redis_auth(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let list = line_args(text, hit_end);
+    if (1..=2).contains(&list.len()) {
+        let (s, e) = list[list.len() - 1];
+        push(text, s, e, out);
+    }
+}
+
+/// `sentinel auth-pass <master> <password>` (keyword ending at `hit_end`).
+pub(super) fn sentinel_auth_pass(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    if let [_, (s, e)] = line_args(text, hit_end)[..] {
+        push(text, s, e, out);
+    }
+}
+
+/// A Redis ACL rule (`user app on >password ~* +@all`): each `>password`
+/// of the line (keyword `on >` at `hit`).
+pub(super) fn redis_acl(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    if hit == 0 || text[hit - 1] != b' ' {
+        return;
+    }
+    for (s, e) in line_args(text, hit) {
+        if e > s + 1 && text[s] == b'>' {
+            push(text, s + 1, e, out);
+        }
+    }
+}
+
+/// `htpasswd` with `-b`: the password is the last argument.
+fn htpasswd(text: &[u8], list: &[(usize, usize)], out: &mut Vec<Finding>) {
+    let batch = list.iter().any(|&(s, e)| {
+        let a = &text[s..e];
+        a.len() > 1 && a[0] == b'-' && a[1] != b'-' && a.contains(&b'b')
+    });
+    let positional: Vec<&(usize, usize)> = list
+        .iter()
+        .filter(|&&(s, e)| s < e && text[s] != b'-')
+        .collect();
+    if batch && positional.len() >= 2 {
+        let &(s, e) = positional[positional.len() - 1];
+        push(text, s, e, out);
+    }
+}
+
+/// `sqlplus user/password@db`: the password of each login argument (read
+/// to the next blank: a quoted password is part of the argument).
+fn oracle(text: &[u8], list: &[(usize, usize)], out: &mut Vec<Finding>) {
+    for &(s, _) in list {
+        let raw_end = run(text, s, 256, |b| !b.is_ascii_whitespace());
+        if let Some((ps, pe)) = super::dsn::oracle_login(text, s, raw_end) {
+            push(text, ps, pe, out);
         }
     }
 }
@@ -169,7 +444,127 @@ mod tests {
     }
 
     #[test]
+    fn more_commands() {
+        for (text, kw, cmd, want) in [
+            (
+                "ldapsearch -x -D cn=admin -w S3cr3tpw -b dc=x",
+                "ldap",
+                Cmd::Ldap,
+                "S3cr3tpw",
+            ),
+            (
+                "sqlcmd -S db -U sa -P 'S3cr3t!pw' -Q x",
+                "sqlcmd",
+                Cmd::Sqlcmd,
+                "S3cr3t!pw",
+            ),
+            (
+                "htpasswd -bc .htpasswd admin S3cr3tpw",
+                "htpasswd",
+                Cmd::Htpasswd,
+                "S3cr3tpw",
+            ),
+            (
+                "htpasswd -nb admin S3cr3tpw",
+                "htpasswd",
+                Cmd::Htpasswd,
+                "S3cr3tpw",
+            ),
+            (
+                "smbclient //fs/share -U alice%S3cr3tpw",
+                "smbclient",
+                Cmd::Smb,
+                "S3cr3tpw",
+            ),
+            (
+                "zip -P S3cr3tpw out.zip a.txt",
+                "zip -",
+                Cmd::Zip,
+                "S3cr3tpw",
+            ),
+            ("7z a -pS3cr3tpw out.7z dir", "7z ", Cmd::Zip, "S3cr3tpw"),
+            (
+                "7za a -tzip -p'S3cr3tpw' out.zip dir",
+                "7za ",
+                Cmd::Zip,
+                "S3cr3tpw",
+            ),
+            (
+                "unzip -P S3cr3tpw -o a.zip",
+                "unzip -",
+                Cmd::Zip,
+                "S3cr3tpw",
+            ),
+            (
+                "sqlplus -s scott/Tiger42x@//db:1521/ORCL",
+                "sqlplus",
+                Cmd::Oracle,
+                "Tiger42x",
+            ),
+            (
+                "rman target sys/Tiger42x@prod",
+                "rman",
+                Cmd::Oracle,
+                "Tiger42x",
+            ),
+            (
+                "ngrok config add-authtoken 2Xk9ZbQ4mNp7Rt1Lc3Vw8Yh5Jd6_4FgHs2Ka9PqWe7RtYu1Io",
+                "ngrok",
+                Cmd::Ngrok,
+                "2Xk9ZbQ4mNp7Rt1Lc3Vw8Yh5Jd6_4FgHs2Ka9PqWe7RtYu1Io",
+            ),
+            (
+                "gh secret set NPM_TOKEN --body 'k2LmQ9xZ3pR7tW1v'",
+                "secret set",
+                Cmd::SecretSet,
+                "k2LmQ9xZ3pR7tW1v",
+            ),
+            (
+                "fly secrets set DB_PASSWORD=Harbor42x",
+                "secrets set",
+                Cmd::SecretSet,
+                "Harbor42x",
+            ),
+            (
+                "heroku config:set SIGNING=k2LmQ9xZ3pR7tW1vBc4N",
+                "config:set",
+                Cmd::SecretSet,
+                "k2LmQ9xZ3pR7tW1vBc4N",
+            ),
+            (
+                "curl -b 'sessionid=k2j3h4g5f6d7s8a9q0w1e2r3' https://x",
+                "curl",
+                Cmd::Curl,
+                "k2j3h4g5f6d7s8a9q0w1e2r3",
+            ),
+            (
+                "curl -U proxy:S3cr3tpw https://x",
+                "curl",
+                Cmd::Curl,
+                "S3cr3tpw",
+            ),
+        ] {
+            assert_eq!(red(text, kw, cmd), [want], "{text}");
+        }
+    }
+
+    #[test]
     fn prompts_and_references_stay() {
+        for (text, kw, cmd) in [
+            ("sqlplus / as sysdba", "sqlplus", Cmd::Oracle),
+            ("sqlplus /nolog", "sqlplus", Cmd::Oracle),
+            ("htpasswd -c .htpasswd admin", "htpasswd", Cmd::Htpasswd),
+            (
+                "fly secrets set LOG_LEVEL=debug",
+                "secrets set",
+                Cmd::SecretSet,
+            ),
+            ("ngrok http 8080", "ngrok", Cmd::Ngrok),
+            ("curl -b cookies.txt https://x", "curl", Cmd::Curl),
+            ("unzip -o a.zip -d out", "unzip -", Cmd::Zip),
+        ] {
+            assert!(red(text, kw, cmd).is_empty(), "{text}");
+        }
         assert!(red("mysql -u root -p shop", "mysql", Cmd::Mysql).is_empty());
         assert!(red("mysql -P 3306 -h db", "mysql", Cmd::Mysql).is_empty());
         assert!(red("docker login -u me --password-stdin", "login", Cmd::Login).is_empty());

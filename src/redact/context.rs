@@ -1,6 +1,7 @@
 //! Secrets recognised by what is near them: the AWS secret access key next to
 //! an access key id, the Twilio auth token next to an account SID, a Discord
-//! bot token near the word "discord".
+//! bot token near the word "discord" (or anywhere, by its decoded id), a
+//! Cohere or Mistral key near the provider's name.
 
 use super::Finding;
 use super::entropy::{Shape, looks_random};
@@ -70,6 +71,12 @@ pub(super) fn twilio(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     if sid_end - hit != 34 || !ends_word(text, sid_end) {
         return;
     }
+    twilio_secret_after(text, sid_end, out);
+}
+
+/// The 32-character secret shortly after a Twilio SID (`AC…`: the auth
+/// token; `SK…`: an API key's secret, `twilio('SK…', '<secret>')`).
+pub(super) fn twilio_secret_after(text: &[u8], sid_end: usize, out: &mut Vec<Finding>) {
     let to = text.len().min(sid_end + WINDOW);
     let mut found = None;
     runs(text, sid_end, to, alnum, |s, e| {
@@ -87,24 +94,29 @@ pub(super) fn twilio(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     }
 }
 
+/// Whether `v` has a Discord bot token's shape: `<base64 user id>.<6>.<27+>`.
+fn discord_shaped(v: &[u8]) -> bool {
+    let mut parts = v.split(|&b| b == b'.');
+    let (Some(a), Some(b), Some(c), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    matches!(a.first(), Some(b'M' | b'N' | b'O'))
+        && (23..=28).contains(&a.len())
+        && (6..=7).contains(&b.len())
+        && (27..=40).contains(&c.len())
+        && looks_random(c)
+        && !is_harmless(v)
+}
+
 /// A Discord bot token (`<base64 user id>.<6>.<27+>`) within a few lines
 /// after the word "discord".
 pub(super) fn discord_bot_token(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
     let to = text.len().min(hit_end + 2 * WINDOW);
     let class = |b: u8| word(b) || b == b'.';
     runs(text, hit_end, to, class, |s, e| {
-        let v = &text[s..e];
-        let mut parts = v.split(|&b| b == b'.');
-        let (Some(a), Some(b), Some(c), None) =
-            (parts.next(), parts.next(), parts.next(), parts.next())
-        else {
-            return;
-        };
-        let shaped = matches!(a.first(), Some(b'M' | b'N' | b'O'))
-            && (23..=28).contains(&a.len())
-            && (6..=7).contains(&b.len())
-            && (27..=40).contains(&c.len());
-        if shaped && looks_random(c) && !is_harmless(v) {
+        if discord_shaped(&text[s..e]) {
             out.push(Finding {
                 rule: "discord_bot_token",
                 start: s,
@@ -112,6 +124,180 @@ pub(super) fn discord_bot_token(text: &[u8], hit_end: usize, out: &mut Vec<Findi
             });
         }
     });
+}
+
+/// A Discord bot token with nothing around it: its first part must decode
+/// to the bot's numeric user id (17–20 digits), which no other dotted
+/// base64 text does. `hit` is at its first character.
+fn discord_bare_token(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    if !matches!(text[hit], b'M' | b'N' | b'O')
+        || (hit > 0
+            && (word(text[hit - 1]) || text[hit - 1] == b'.')
+            && !super::lex::after_escape(text, hit))
+    {
+        return;
+    }
+    let end = run(text, hit, 80, |b| word(b) || b == b'.');
+    let v = &text[hit..end];
+    if end < text.len() && (word(text[end]) || text[end] == b'.') || !discord_shaped(v) {
+        return;
+    }
+    let id_part = &v[..v.iter().position(|&b| b == b'.').unwrap_or(0)];
+    let id = super::codec::b64_decode_prefix(id_part, 32).unwrap_or_default();
+    if (17..=20).contains(&id.len()) && id.iter().all(u8::is_ascii_digit) {
+        out.push(Finding {
+            rule: "discord_bot_token",
+            start: hit,
+            end,
+        });
+    }
+}
+
+/// Bare Discord tokens, found by their dots rather than a keyword: a dot
+/// with another one 7 or 8 bytes on (`<id>.<6 or 7>.<rest>`) is a candidate
+/// (a fast byte search: no keyword could name them).
+pub(super) fn discord_by_dots(text: &[u8], out: &mut Vec<Finding>) {
+    for p in memchr::memchr_iter(b'.', text) {
+        if text.get(p + 7) == Some(&b'.') || text.get(p + 8) == Some(&b'.') {
+            let mut start = super::lex::run_back(text, p, 29, word);
+            // `…\nMTIz…`: the escape's letter is not the token's.
+            if start < p && super::lex::after_escape(text, start + 1) {
+                start += 1;
+            }
+            if (23..=28).contains(&(p - start)) {
+                discord_bare_token(text, start, out);
+            }
+        }
+    }
+}
+
+/// A Cohere (or Mistral) API key, which has no prefix: a 40- (32-) character
+/// alphanumeric run in a call or assignment shortly after the provider's name.
+pub(super) fn provider_key_near(
+    text: &[u8],
+    hit: usize,
+    hit_end: usize,
+    len: usize,
+    out: &mut Vec<Finding>,
+) {
+    if !starts_word(text, hit) {
+        return;
+    }
+    let to = text.len().min(hit_end + WINDOW);
+    runs(text, hit_end, to, alnum, |s, e| {
+        let v = &text[s..e];
+        let shape = Shape::of(v);
+        let quoted = s > 0 && matches!(text[s - 1], b'"' | b'\'' | b'=' | b' ');
+        if e - s == len
+            && quoted
+            && shape.upper > 0
+            && shape.lower > 0
+            && shape.digit > 0
+            && looks_random(v)
+            && !is_harmless(v)
+        {
+            out.push(Finding {
+                rule: "provider_api_key",
+                start: s,
+                end: e,
+            });
+        }
+    });
+}
+
+/// A wallet's recovery phrase after a word naming it (`--mnemonic "…"`,
+/// `MNEMONIC=…`, `derive-private-key "…"`, `fromPhrase("…")`): 12, 15, 18,
+/// 21 or 24 lower-case words of 3 to 8 letters.
+pub(super) fn recovery_phrase(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    // The rest of the name (`mnemonics`, `_PHRASE`, `("`), then `=`, `:`, blanks, a quote.
+    let mut i = run(text, hit_end, 16, |b| {
+        b.is_ascii_alphanumeric() || b == b'_'
+    });
+    i = run(text, i, 8, |b| {
+        matches!(
+            b,
+            b'=' | b':' | b' ' | b'\t' | b'"' | b'\'' | b'\\' | b',' | b'('
+        )
+    });
+    let start = i;
+    let mut words: Vec<&[u8]> = Vec::new();
+    loop {
+        let end = run(text, i, 9, |b| b.is_ascii_lowercase());
+        if end == i {
+            break;
+        }
+        words.push(&text[i..end]);
+        i = end;
+        if text.get(i) != Some(&b' ') || !text.get(i + 1).is_some_and(u8::is_ascii_lowercase) {
+            break;
+        }
+        i += 1;
+    }
+    // Prose has its little words; a recovery phrase none of them.
+    const PROSE: &[&[u8]] = &[
+        b"the", b"and", b"for", b"you", b"with", b"this", b"that", b"are", b"was", b"not", b"but",
+        b"from", b"will", b"your", b"they",
+    ];
+    if [12, 15, 18, 21, 24].contains(&words.len())
+        && !words.iter().any(|w| PROSE.contains(w))
+        && words.iter().all(|w| (3..=8).contains(&w.len()))
+        && !text.get(i).is_some_and(u8::is_ascii_alphanumeric)
+    {
+        out.push(Finding {
+            rule: "recovery_phrase",
+            start,
+            end: i,
+        });
+    }
+}
+
+/// An EVM private key (`0x` and 64 hex digits) handed to a wallet or
+/// account constructor shortly after `hit_end` (`Account.from_key("0x…")`,
+/// `new ethers.Wallet("0x…")`, Hardhat `accounts: ["0x…"]`), where a bare
+/// 64-hex value would otherwise be a transaction hash.
+pub(super) fn evm_key_near(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    // `accounts` only as a key: `accounts: [`, `"accounts": [`.
+    if text[..hit_end].ends_with(b"ccounts") {
+        let colon =
+            super::lex::skip_blanks(text, run(text, hit_end, 3, |b| b == b'"' || b == b'\\'));
+        if text.get(colon) != Some(&b':') {
+            return;
+        }
+    }
+    let to = text.len().min(hit_end + 120);
+    runs(text, hit_end, to, alnum, |s, e| {
+        let v = &text[s..e];
+        let hex = v.len() == 66 && v.starts_with(b"0x") && v[2..].iter().all(u8::is_ascii_hexdigit);
+        if (hex || (v.len() == 64 && v.iter().all(u8::is_ascii_hexdigit))) && looks_random(v) {
+            out.push(Finding {
+                rule: "evm_private_key",
+                start: if hex { s + 2 } else { s },
+                end: e,
+            });
+        }
+    });
+}
+
+/// An Azure storage account key (86 base64 characters and `==`) near a
+/// `keyName` field, as `az storage account keys list` prints them.
+pub(super) fn azure_key_near(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let to = text.len().min(hit_end + WINDOW);
+    runs(
+        text,
+        hit_end,
+        to,
+        |b| b64(b) || b == b'=',
+        |s, e| {
+            let v = &text[s..e];
+            if v.len() == 88 && v.ends_with(b"==") && looks_random(v) && !is_harmless(v) {
+                out.push(Finding {
+                    rule: "azure_storage_key",
+                    start: s,
+                    end: e,
+                });
+            }
+        },
+    );
 }
 
 #[cfg(test)]
@@ -149,6 +335,23 @@ mod tests {
             &mut out,
         );
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn discord_bare_needs_a_numeric_id() {
+        let tok = "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gx7kQ2.k2LmQ9xZ3pR7tW1vBc4Nd5Fe6Gh7Jk8Lx";
+        let t = format!("client.run(\"{tok}\")");
+        let mut out = Vec::new();
+        discord_bare_token(t.as_bytes(), t.find('M').unwrap(), &mut out);
+        assert_eq!(&t[out[0].start..out[0].end], tok);
+        // Same shape, but the first part is base64 of letters.
+        let other = "TWFyaWFubmVTY2hyb2VkZXJYWQ.Gx7kQ2.k2LmQ9xZ3pR7tW1vBc4Nd5Fe6Gh7Jk8Lx";
+        out.clear();
+        discord_bare_token(other.as_bytes(), 0, &mut out);
+        assert!(out.is_empty());
+        out.clear();
+        discord_by_dots(t.as_bytes(), &mut out);
+        assert_eq!(out.len(), 1);
     }
 
     #[test]

@@ -205,7 +205,7 @@ const SUFFIXES: &[&str] = &[
 
 /// How a value was separated from its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Sep {
+pub(super) enum Sep {
     /// `name=value`, `name: value`, `"name": "value"`.
     Tight,
     /// `name = value` (code style).
@@ -219,10 +219,45 @@ fn name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
 }
 
+/// The last words of a name, on the stack: what a name says is in its last
+/// few words (`…_API_KEY_PROD`), so earlier ones are let go when it is long.
+struct Words<'a> {
+    list: [&'a [u8]; Words::CAP],
+    len: usize,
+}
+
+impl<'a> Words<'a> {
+    const CAP: usize = 8;
+
+    fn push(&mut self, w: &'a [u8]) {
+        if self.len == Self::CAP {
+            self.list.rotate_left(1);
+            self.len -= 1;
+        }
+        self.list[self.len] = w;
+        self.len += 1;
+    }
+
+    fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
+    }
+}
+
+impl<'a> std::ops::Deref for Words<'a> {
+    type Target = [&'a [u8]];
+
+    fn deref(&self) -> &Self::Target {
+        &self.list[..self.len]
+    }
+}
+
 /// Splits a name into its words: `_ - .` separators and camelCase humps
 /// (`SharedAccessKey`, `APIKey`, `client-key-data`).
-fn words(name: &[u8]) -> Vec<&[u8]> {
-    let mut out = Vec::new();
+fn words(name: &[u8]) -> Words<'_> {
+    let mut out = Words {
+        list: [&[]; Words::CAP],
+        len: 0,
+    };
     for part in name.split(|b| matches!(b, b'_' | b'-' | b'.')) {
         let mut start = 0;
         for i in 1..part.len() {
@@ -254,8 +289,26 @@ fn any_of(word: &[u8], list: &[&str]) -> bool {
     list.iter().any(|w| is(word, w))
 }
 
-/// What `name` says about its value, if anything.
+/// What `name` says about its value, if anything. A dotted property name
+/// says what its longest secret-named prefix says
+/// (`fs.azure.account.key.<account>.blob.core.windows.net`).
 pub(super) fn classify(name: &[u8]) -> Option<Kind> {
+    classify_words(name).or_else(|| {
+        // Only a prefix of two parts or more that names a secret or a
+        // password (`auth.py`, `public-api-auth.ts` are file names).
+        name.iter()
+            .enumerate()
+            .rev()
+            .filter(|&(_, &b)| b == b'.')
+            .map(|(i, _)| &name[..i])
+            .filter(|prefix| prefix.contains(&b'.'))
+            .find_map(classify_words)
+            .filter(|k| matches!(k, Kind::Secret | Kind::Password))
+    })
+}
+
+/// What the words of `name` say about its value.
+fn classify_words(name: &[u8]) -> Option<Kind> {
     let mut ws = words(name);
     while ws.len() > 1 {
         let last = ws[ws.len() - 1];
@@ -277,7 +330,37 @@ pub(super) fn classify(name: &[u8]) -> Option<Kind> {
     {
         return Some(Kind::Password);
     }
-    if ends(last, "secret") || any_of(last, &["credential", "credentials", "creds", "pat"]) {
+    if ends(last, "secret")
+        || any_of(last, &["credential", "credentials", "creds", "pat"])
+        || (is(last, "id") && prev.is_some_and(|p| is(p, "secret")))
+    {
+        return Some(Kind::Secret);
+    }
+    // Redis's `requirepass` / `masterauth`, keytool's `-storepass`,
+    // `SSHPASS`, `REDISCLI_AUTH`.
+    if any_of(
+        last,
+        &[
+            "requirepass",
+            "masterauth",
+            "storepass",
+            "keypass",
+            "srcstorepass",
+            "deststorepass",
+            "sshpass",
+        ],
+    ) || (is(last, "auth") && prev.is_some_and(|p| is(p, "rediscli")))
+    {
+        return Some(Kind::Password);
+    }
+    // Session cookies: Django `sessionid`, PHP `PHPSESSID`, Java
+    // `JSESSIONID`, Express `connect.sid`, Rails `_app_session`, Laravel.
+    if any_of(last, &["sessionid", "sessid", "phpsessid", "jsessionid"])
+        || (is(last, "sid") && prev.is_some_and(|p| is(p, "connect")))
+        || (is(last, "session")
+            && (name.first() == Some(&b'_')
+                || prev.is_some_and(|p| any_of(p, &["laravel", "rack", "flask", "express"]))))
+    {
         return Some(Kind::Secret);
     }
     if ends(last, "token") {
@@ -313,16 +396,49 @@ pub(super) fn classify(name: &[u8]) -> Option<Kind> {
 
 /// Finds a secret-named assignment or flag around the keyword at `hit..hit_end`.
 pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
-    let name_start = run_back(text, hit, 64, name_byte);
+    let mut name_start = run_back(text, hit, 64, name_byte);
+    // `…\npassword: …` inside a JSON string: the escape is not the name's.
+    if name_start < hit && super::lex::after_escape(text, name_start + 1) {
+        name_start += 1;
+    }
     let name_end = run(text, hit_end, 64, name_byte);
+    // `scheme://user:password@host`: the URL rule keeps the host.
+    if text[..name_start].ends_with(b"://") {
+        return;
+    }
     let full = &text[name_start..name_end];
     let flag = full.starts_with(b"-");
     let name_from = name_start + full.iter().take_while(|&&b| b == b'-' || b == b'.').count();
     let name = &text[name_from..name_end];
     let Some((mut value, mut sep)) = value_after(text, name_start, name_end, flag) else {
+        // `- name: DB_PASSWORD` / `value: …`, CloudFormation's
+        // `"DBPassword": {"Type": "String", "Default": "…"}`, and the like.
+        // (Both shapes are checked before the name, which costs more.)
+        if let Some(v) = super::pairs::value_beside(text, name_start, name_end)
+            .or_else(|| super::pairs::object_after(text, name_end))
+            && let Some(kind) = classify(name)
+            && accepts(text, kind, v, Sep::Tight)
+        {
+            out.push(Finding {
+                rule: "secret_pair",
+                start: v.start,
+                end: v.end,
+            });
+        }
         return;
     };
-    let Some(kind) = classify(name).or_else(|| openssl_pass(text, name_start, name)) else {
+    // What no kind accepts, before the name is read: a bare number
+    // (`"input_tokens":1234`), `true`, `null`…
+    let v = &text[value.start..value.end];
+    if !value.quoted
+        && (is_number_literal(v) || matches!(v, b"true" | b"false" | b"null" | b"None"))
+    {
+        return;
+    }
+    let Some(kind) = classify(name)
+        .or_else(|| openssl_pass(text, name_start, name))
+        .or_else(|| (flag && any_of(name, &["pass", "pw"])).then_some(Kind::Password))
+    else {
         return;
     };
     // `password: str = "…"`, `const TOKEN: Kind = …`: skip the type annotation.
@@ -340,8 +456,25 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
             }
         }
     }
+    if kind == Kind::BareKey && word_before_is(text, name_start, KEY_NOT_SECRET) {
+        return;
+    }
     if !accepts(text, kind, value, sep) {
         return;
+    }
+    // `--creds user:password`: the user stays.
+    if matches!(kind, Kind::Secret | Kind::Auth)
+        && words(name)
+            .last()
+            .is_some_and(|w| any_of(w, &["creds", "credentials", "auth", "userpass"]))
+        && let Some(c) = user_prefix(&text[value.start..value.end])
+    {
+        value.start += c + 1;
+    }
+    // `0x` says the digits are hex and is no secret: it stays.
+    let v = &text[value.start..value.end];
+    if v.len() == 66 && v.starts_with(b"0x") {
+        value.start += 2;
     }
     let rule = match (kind, flag) {
         (Kind::Password, false) => "password_assignment",
@@ -365,6 +498,19 @@ fn value_after(
     name_end: usize,
     flag: bool,
 ) -> Option<(Value, Sep)> {
+    // `<password>value</password>` (XML and HTML config).
+    if name_start > 0 && text[name_start - 1] == b'<' && text.get(name_end) == Some(&b'>') {
+        let start = name_end + 1;
+        let end = run(text, start, 512, |b| b != b'<' && b != b'\n');
+        return (end > start && text[end..].starts_with(b"</")).then_some((
+            Value {
+                start,
+                end,
+                quoted: true,
+            },
+            Sep::Tight,
+        ));
+    }
     let mut i = name_end;
     let slashes = run(text, i, 8, |b| b == b'\\') - i;
     let name_quoted = matches!(text.get(i + slashes), Some(b'"' | b'\''));
@@ -388,11 +534,19 @@ fn value_after(
         (Some(b'='), Some(b'=')) | (Some(b':'), Some(b':')) => return None,
         (Some(b'='), _) => (b'=', 1),
         (Some(b':'), _) => (b':', 1),
-        (Some(b','), _) if name_quoted && opens_call(text, name_start) => (b',', 1),
+        // `set("API_KEY", "…")`, and a flag in an argv list: `"--private-key", "…"`.
+        (Some(b','), _) if name_quoted && (flag || opens_call(text, name_start)) => (b',', 1),
+        // MySQL's `= PASSWORD('…')`.
+        (Some(b'('), Some(b'\'' | b'"')) if is(&text[name_start..name_end], "password") => {
+            (b',', 1)
+        }
         _ if blank_before
             && (flag
                 || netrc_password(text, name_start, name_end)
-                || after_set(text, name_start)) =>
+                || after_set(text, name_start)
+                || config_line(text, name_start, name_end)
+                || sql_password(text, name_start, name_end, i)
+                || table_row(text, name_start, name_end, i)) =>
         {
             (b' ', 0)
         }
@@ -413,9 +567,74 @@ fn value_after(
     Some((value, sep))
 }
 
+/// In `user:password`, the colon's offset, when what precedes it is a user name.
+fn user_prefix(v: &[u8]) -> Option<usize> {
+    let c = v.iter().position(|&b| b == b':')?;
+    let user = &v[..c];
+    let plain = (1..=32).contains(&user.len())
+        && user
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'@'));
+    (plain && c + 1 < v.len() && !looks_random(user)).then_some(c)
+}
+
+/// Whether the word before `name_start` (across blanks) is one of `list`
+/// (`public key: …`, `cache key=…`).
+fn word_before_is(text: &[u8], name_start: usize, list: &[&str]) -> bool {
+    let end = run_back(text, name_start, 8, |b| b == b' ' || b == b'\t');
+    let start = run_back(text, end, 32, |b| b.is_ascii_alphanumeric());
+    end < name_start && start < end && any_of(&text[start..end], list)
+}
+
+/// SQL's `IDENTIFIED BY 'password'` (MySQL, Oracle); `hit_end` is past `by`.
+fn identified_by(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let i = skip_blanks(text, hit_end);
+    if let Some(v) = value_at(text, i)
+        && i > hit_end
+        && accepts(text, Kind::Password, v, Sep::Blank)
+        && (v.quoted || text[v.start].is_ascii_alphanumeric())
+    {
+        out.push(Finding {
+            rule: "password_assignment",
+            start: v.start,
+            end: v.end,
+        });
+    }
+}
+
+/// SQL's `IDENTIFIED BY 'password'` and MySQL's `IDENTIFIED WITH <plugin>
+/// BY 'password'`; `hit_end` is past `identified `.
+pub(super) fn identified(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let word = skip_blanks(text, hit_end);
+    let at = |w: &[u8]| {
+        text.len() >= word + w.len() && text[word..word + w.len()].eq_ignore_ascii_case(w)
+    };
+    if at(b"by") {
+        identified_by(text, word + 2, out);
+    } else if at(b"with") {
+        identified_with(text, word + 4, out);
+    }
+}
+
+/// MySQL's `IDENTIFIED WITH <plugin> BY 'password'`; `hit_end` is past `with`.
+fn identified_with(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let plugin = skip_blanks(text, hit_end);
+    let plugin_end = run(text, plugin, 64, |b| b.is_ascii_alphanumeric() || b == b'_');
+    let by = skip_blanks(text, plugin_end);
+    if plugin_end > plugin
+        && by > plugin_end
+        && text.len() >= by + 2
+        && text[by..by + 2].eq_ignore_ascii_case(b"by")
+    {
+        identified_by(text, by + 2, out);
+    }
+}
+
 /// OpenSSL's `-passin pass:VALUE` (also `-passout`, `-password`).
 fn openssl_pass(text: &[u8], name_start: usize, name: &[u8]) -> Option<Kind> {
-    let before = &text[name_start.saturating_sub(10)..name_start];
+    // `-passin pass:X`, also quoted: `-passin 'pass:X'`.
+    let end = run_back(text, name_start, 3, |b| matches!(b, b'"' | b'\'' | b'\\'));
+    let before = &text[end.saturating_sub(10)..end];
     (name == b"pass"
         && [&b"-passin "[..], b"-passout ", b"-password "]
             .iter()
@@ -440,22 +659,71 @@ fn after_set(text: &[u8], name_start: usize) -> bool {
     let word_start = run_back(text, name_start, 256, |b| !b.is_ascii_whitespace());
     let before = run_back(text, word_start, 8, |b| b == b' ' || b == b'\t');
     before < word_start
-        && text[..before].ends_with(b"set")
+        && before >= 3
+        && text[before - 3..before].eq_ignore_ascii_case(b"set")
         && (before == 3 || !text[before - 4].is_ascii_alphanumeric())
 }
 
-/// `machine host login user password VALUE` (a `.netrc` line).
+/// `machine host login user password VALUE` (a `.netrc` entry, on one
+/// line or over several).
 fn netrc_password(text: &[u8], name_start: usize, name_end: usize) -> bool {
     if !is(&text[name_start..name_end], "password") {
         return false;
     }
-    let from = name_start.saturating_sub(200);
-    let line_start = text[from..name_start]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(from, |p| from + p + 1);
-    let line = &text[line_start..name_start];
-    contains_ci(line, b"login ") || contains_ci(line, b"machine ")
+    let before = &text[name_start.saturating_sub(200)..name_start];
+    contains_ci(before, b"login ") || contains_ci(before, b"machine ")
+}
+
+/// `requirepass VALUE` at the start of a line (`redis.conf`).
+fn config_line(text: &[u8], name_start: usize, name_end: usize) -> bool {
+    let name = &text[name_start..name_end];
+    ["requirepass", "masterauth"].iter().any(|w| is(name, w)) && at_line_start(text, name_start)
+}
+
+/// A row of a two-column table (`vault kv get`'s `Key  Value`): the name
+/// first on its line, two blanks or more, then the value, alone.
+fn table_row(text: &[u8], name_start: usize, name_end: usize, value_start: usize) -> bool {
+    if value_start < name_end + 2 || !text[name_end..value_start].iter().all(|&b| b == b' ') {
+        return false;
+    }
+    let value_end = run(text, value_start, 512, |b| {
+        !b.is_ascii_whitespace() && b != b'"' && b != b'\\'
+    });
+    let rest = run(text, value_end, 16, |b| b == b' ' || b == b'\t');
+    let line_ends = rest >= text.len()
+        || matches!(text[rest], b'\n' | b'\r' | b'"')
+        || (text[rest] == b'\\' && matches!(text.get(rest + 1), Some(b'n' | b'r' | b'"')));
+    line_ends && at_line_start(text, name_start)
+}
+
+/// Whether only blanks (and the line numbers of `cat -n` or a file viewer,
+/// `  2→`) stand between `name_start` and the start of its line.
+fn at_line_start(text: &[u8], name_start: usize) -> bool {
+    let mut i = name_start;
+    loop {
+        let j = run_back(text, i, 16, |b| {
+            b == b' ' || b == b'\t' || b.is_ascii_digit()
+        });
+        if text[..j].ends_with("→".as_bytes()) {
+            i = j - "→".len();
+        } else if j >= 2 && text[j - 2] == b'\\' && text[j - 1] == b't' {
+            i = j - 2;
+        } else {
+            i = j;
+            break;
+        }
+    }
+    i == 0
+        || text[i - 1] == b'\n'
+        || text[..i].ends_with(b"\\n")
+        // The start of a JSON string: a file's text as a tool's output.
+        || (text[i - 1] == b'"' && super::lex::backslashes_before(text, i - 1) == 0)
+}
+
+/// SQL's `PASSWORD 'literal'` (`CREATE ROLE … WITH LOGIN PASSWORD '…'`,
+/// `ALTER USER … PASSWORD '…'`); `value_start` is past the blanks.
+fn sql_password(text: &[u8], name_start: usize, name_end: usize, value_start: usize) -> bool {
+    is(&text[name_start..name_end], "password") && text.get(value_start) == Some(&b'\'')
 }
 
 /// A type written where a value would be (`password: str`, `secret_len: u32`).
@@ -499,23 +767,33 @@ fn is_type_name(v: &[u8]) -> bool {
 fn is_dotted_identifier(v: &[u8]) -> bool {
     v.contains(&b'.')
         && v.split(|&b| b == b'.').all(|p| {
-            let ident = p
-                .first()
-                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
-                && p.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_');
-            let word = p
+            // snake_case (`colon2_token`, `token2`) or a capitalised word
+            // (`Config`); not mixed case (`orbit.Sable_28` is a password),
+            // not digits inside a word (`c2g52z.cmvnmerg405mnt15` is a token).
+            let letters = p
                 .iter()
-                .take_while(|&&b| b.is_ascii_alphabetic() || b == b'_')
+                .take_while(|&&b| b.is_ascii_lowercase() || b == b'_')
                 .count();
-            ident && (p.contains(&b'_') || p[word..].iter().all(u8::is_ascii_digit))
+            let snake = p
+                .first()
+                .is_some_and(|&b| b.is_ascii_lowercase() || b == b'_')
+                && p.iter()
+                    .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+                && (p.contains(&b'_') || p[letters..].iter().all(u8::is_ascii_digit));
+            let capitalised = p.first().is_some_and(u8::is_ascii_uppercase)
+                && p[1..].iter().all(u8::is_ascii_lowercase);
+            snake || capitalised
         })
 }
 
 /// A number literal: `42`, `0x030`, `16u32`, `-1540i32`, `1_000`.
 fn is_number_literal(v: &[u8]) -> bool {
     let v = v.strip_prefix(b"-").unwrap_or(v);
+    // No number literal has more than 32 hex digits; 64 are an EVM
+    // private key (`--private-key 0x…`).
     if let Some(hex) = v.strip_prefix(b"0x") {
-        return !hex.is_empty() && hex.iter().all(|b| b.is_ascii_hexdigit() || *b == b'_');
+        return (1..=32).contains(&hex.len())
+            && hex.iter().all(|b| b.is_ascii_hexdigit() || *b == b'_');
     }
     let digits = v
         .iter()
@@ -560,6 +838,14 @@ fn is_plain_identifier(v: &[u8]) -> bool {
     v.iter().all(|&b| b.is_ascii_alphabetic() || b == b'_')
 }
 
+/// A cache key or id that ends in a digest: `deps:<hex>`,
+/// `node-modules-Linux-<hex>`, `v1/<hex>`.
+fn is_namespaced_hash(v: &[u8]) -> bool {
+    v.iter()
+        .rposition(|&b| matches!(b, b':' | b'-' | b'/' | b'_' | b'.'))
+        .is_some_and(|p| p > 0 && v.len() - p > 16 && is_hex(&v[p + 1..]))
+}
+
 /// The shape gate for a value of `kind`.
 fn accepts(text: &[u8], kind: Kind, value: Value, sep: Sep) -> bool {
     let v = &text[value.start..value.end];
@@ -567,7 +853,7 @@ fn accepts(text: &[u8], kind: Kind, value: Value, sep: Sep) -> bool {
     {
         return false;
     }
-    if super::lex::contains(v, b"://") {
+    if super::lex::contains(v, b"://") || (sep == Sep::Blank && v.starts_with(b"-")) {
         return false;
     }
     if !value.quoted && (is_code(text, value) || (sep == Sep::Spaced && is_plain_identifier(v))) {
@@ -598,7 +884,14 @@ fn accepts(text: &[u8], kind: Kind, value: Value, sep: Sep) -> bool {
     match kind {
         Kind::Password => looks_like_password(v),
         Kind::Secret => looks_random(v),
-        Kind::BareKey => has_digit && v.len() >= 16 && !is_hex(v) && !is_uuid(v) && looks_random(v),
+        Kind::BareKey => {
+            has_digit
+                && v.len() >= 16
+                && !is_hex(v)
+                && !is_uuid(v)
+                && !is_namespaced_hash(v)
+                && looks_random(v)
+        }
         Kind::Auth => {
             looks_random(v)
                 || v.iter()

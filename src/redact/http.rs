@@ -157,16 +157,64 @@ pub(super) fn cookie(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Find
     let Some((start, end)) = region else {
         return;
     };
+    if set {
+        let first_end = run(text, start, end - start, |b| b != b';');
+        cookie_values(text, start, first_end, out);
+    } else {
+        cookie_values(text, start, end, out);
+    }
+}
+
+/// The value of every `name=value` pair of a cookie string in `start..end`.
+pub(super) fn cookie_values(text: &[u8], start: usize, end: usize, out: &mut Vec<Finding>) {
     let mut i = start;
     while i < end {
         let part_end = run(text, i, end - i, |b| b != b';');
         if let Some((v_start, v_end)) = cookie_pair(text, i, part_end) {
             push(out, "cookie", v_start, v_end);
         }
-        if set {
-            break;
-        }
         i = part_end + 1;
+    }
+}
+
+/// The cookies of a Netscape `cookies.txt` after its header (`hit_end`):
+/// seven tab-separated fields (tabs possibly escaped), the last the value.
+pub(super) fn cookie_jar(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let to = text.len().min(hit_end + 8192);
+    let mut i = hit_end;
+    while i < to {
+        let end = super::lex::line_end(text, i, to - i);
+        let line = &text[i..end];
+        // Fields, split at real tabs or escaped `\t`.
+        let mut fields: Vec<(usize, usize)> = Vec::new();
+        let mut field_start = 0;
+        let mut k = 0;
+        while k < line.len() {
+            let width = match (line[k], line.get(k + 1)) {
+                (b'\t', _) => 1,
+                (b'\\', Some(b't')) => 2,
+                _ => 0,
+            };
+            if width > 0 {
+                fields.push((field_start, k));
+                field_start = k + width;
+                k += width;
+            } else {
+                k += 1;
+            }
+        }
+        fields.push((field_start, line.len()));
+        if let [.., (ns, ne), (vs, ve)] = fields[..]
+            && fields.len() == 7
+        {
+            let (name, value) = (&line[ns..ne], &line[vs..ve]);
+            let credential = looks_random(value)
+                || (value.len() >= 16 && super::generic::classify(name).is_some());
+            if value.len() >= 8 && credential && !is_harmless(value) {
+                push(out, "cookie", i + vs, i + ve);
+            }
+        }
+        i = run(text, end, 4, |b| matches!(b, b'\n' | b'\r' | b'\\' | b'n')).max(end + 1);
     }
 }
 
@@ -189,7 +237,11 @@ fn cookie_pair(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> 
         .iter()
         .all(|&b| b == b' ' || b == b'\t');
     let v = &text[v_start..v_end];
-    (tail_blank && v.len() >= 5 && !is_harmless(v)).then_some((v_start, v_end))
+    // A preference (`theme=dark`, `lang=en-US`) is not a credential: the
+    // value must look generated, or be long under a session cookie's name.
+    let credential =
+        looks_random(v) || (v.len() >= 16 && super::generic::classify(&text[name..eq]).is_some());
+    (tail_blank && v.len() >= 8 && credential && !is_harmless(v)).then_some((v_start, v_end))
 }
 
 /// `scheme://user:password@host`: the password goes, user and host stay. A
@@ -239,10 +291,27 @@ pub(super) fn url_userinfo(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
             push(out, "url_password", a + c + 1, at);
         }
     } else if !is_harmless(info)
+        && !sentry_public_key(text, info, at, auth_end)
         && ((info.len() == 32 && is_hex(info)) || (info.len() >= 20 && looks_random(info)))
     {
         push(out, "url_token", a, at);
     }
+}
+
+/// A Sentry DSN's key (`https://<32 hex>@o1.ingest.sentry.io/42`): public by
+/// design (it ships in every browser bundle). Known by a Sentry host or by
+/// the DSN's shape, a numeric project id as the whole path.
+fn sentry_public_key(text: &[u8], info: &[u8], at: usize, host_end: usize) -> bool {
+    if info.len() != 32 || !is_hex(info) {
+        return false;
+    }
+    let host = &text[at + 1..host_end];
+    let path_end = run(text, host_end, 32, |b| {
+        b != b'"' && b != b'\'' && !b.is_ascii_whitespace()
+    });
+    let path = &text[host_end..path_end];
+    super::lex::contains_ci(host, b"sentry")
+        || (path.len() > 1 && path[0] == b'/' && path[1..].iter().all(u8::is_ascii_digit))
 }
 
 /// Query-string signatures: Azure SAS `sig=`, `X-Amz-Signature=`,
@@ -404,8 +473,15 @@ mod tests {
         assert_eq!(u("postgres://app:s3cr3t@db:5432/x"), ["s3cr3t"]);
         assert_eq!(u("redis://:p%40ss@cache:6379"), ["p%40ss"]);
         assert_eq!(u("mongodb://u:p@ss@h1,h2/db"), ["p@ss"]);
+        // A Sentry DSN's key is public; a legacy DSN's secret is not.
+        assert!(u("https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/2").is_empty());
+        assert!(u("https://0123456789abcdef0123456789abcdef@errors.example.com/42").is_empty());
         assert_eq!(
-            u("https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/2"),
+            u("https://0123456789abcdef0123456789abcdef:9f3c2a1b8e7d@sentry.io/2"),
+            ["9f3c2a1b8e7d"]
+        );
+        assert_eq!(
+            u("https://0123456789abcdef0123456789abcdef@git.example.com/org/repo.git"),
             ["0123456789abcdef0123456789abcdef"]
         );
         assert!(u("https://example.com/a@b").is_empty());

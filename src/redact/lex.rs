@@ -17,9 +17,17 @@ pub(super) fn b64(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
 }
 
-/// Whether the byte before `i` does not continue an alphanumeric word.
+/// Whether the byte before `i` does not continue an alphanumeric word. An
+/// escape inside a JSON string (`\n`, `\t`, `\r`) ends the word before it:
+/// `…\nghp_…` starts a token.
 pub(super) fn starts_word(text: &[u8], i: usize) -> bool {
-    i == 0 || !alnum(text[i - 1])
+    i == 0 || !alnum(text[i - 1]) || after_escape(text, i)
+}
+
+/// Whether `text[..i]` ends with a JSON escape letter (`\n`, `\t`, `\r`).
+pub(super) fn after_escape(text: &[u8], i: usize) -> bool {
+    // Any backslashes: inside doubly escaped JSON a line break is `\\n`.
+    i >= 2 && matches!(text[i - 1], b'n' | b't' | b'r') && backslashes_before(text, i - 1) > 0
 }
 
 /// Whether the byte at `i` does not continue an alphanumeric word.
@@ -68,6 +76,32 @@ pub(super) fn line_end(text: &[u8], i: usize, max: usize) -> usize {
             b'\n' | b'\r' => return j,
             b'\\' if matches!(text.get(j + 1), Some(b'n' | b'r')) => return j,
             b'"' if backslashes_before(text, j) == 0 => return j,
+            _ => j += 1,
+        }
+    }
+    limit
+}
+
+/// Where the command line from `i` ends: a line break (real or escaped), or
+/// the end of the JSON string holding it (a quote followed by JSON, not a
+/// shell quote such as `echo "$X" | …`).
+pub(super) fn command_end(text: &[u8], i: usize) -> usize {
+    let limit = text.len().min(i + 1024);
+    let mut j = i;
+    while j < limit {
+        match text[j] {
+            b'\n' | b'\r' => return j,
+            b'\\' if matches!(text.get(j + 1), Some(b'n' | b'r')) => return j,
+            // A quote, escaped or not, that JSON punctuation follows ends the
+            // string holding the command (`…\"],\"workdir\"…`); a shell
+            // quote (`-D \"cn=admin\" -w …`) does not.
+            b'"' => {
+                let next = skip_blanks(text, j + 1);
+                if matches!(text.get(next), None | Some(b',' | b'}' | b']' | b':')) {
+                    return j - backslashes_before(text, j);
+                }
+                j += 1;
+            }
             _ => j += 1,
         }
     }
@@ -167,8 +201,15 @@ pub(super) fn contains(hay: &[u8], needle: &[u8]) -> bool {
 
 /// First position of `needle` in `hay`.
 pub(super) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() {
+    if needle.is_empty() || needle.len() > hay.len() {
         return None;
+    }
+    // Values and lines are short: a plain scan for the first byte beats
+    // building a searcher each time.
+    if hay.len() < 256 {
+        let (first, rest) = (needle[0], &needle[1..]);
+        return memchr::memchr_iter(first, &hay[..=hay.len() - needle.len()])
+            .find(|&i| hay[i + 1..].starts_with(rest));
     }
     memchr::memmem::find(hay, needle)
 }

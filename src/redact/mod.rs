@@ -8,29 +8,35 @@
 //! keyword costs one automaton scan and comes back borrowed.
 //!
 //! The detectors, one job per module: `rules` (provider token formats),
-//! `generic` (secret-named assignments and flags), `http` (headers, cookies,
-//! URLs, webhooks), `keys` (private-key blocks, JWTs), `commands` (short
-//! password flags of known commands), `shapes` and `context` (tokens known by
-//! an inner marker or by a neighbour). They share `lex` (byte scanning),
-//! `entropy` (the shape gate), `placeholders` (the precision allow-list) and
-//! `codec` (decoders). [`stream`] redacts a byte stream line by line.
+//! `generic` (secret-named assignments and flags), `pairs` (a secret's name
+//! in a `name` field, its value in a `value` field), `http` (headers,
+//! cookies, URLs, webhooks), `dsn` (connection strings that are not URLs),
+//! `keys` (private-key blocks, JWTs), `commands` (short password flags and
+//! arguments of known commands), `printed` (what a command prints), `shapes`
+//! and `context` (tokens known by an inner marker or by a neighbour). They
+//! share `lex` (byte scanning), `entropy` (the shape gate), `placeholders`
+//! (the precision allow-list) and `codec` (decoders). [`stream`] redacts a
+//! byte stream line by line.
 
 mod codec;
 mod commands;
 mod context;
 mod cut;
+mod dsn;
 mod entropy;
 mod generic;
 mod http;
 mod keys;
 mod lex;
+mod pairs;
 mod placeholders;
+mod printed;
 mod rules;
+mod scanner;
 mod shapes;
 pub mod stream;
 
 use crate::util::text::{ceil_char_boundary, floor_char_boundary};
-use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use commands::Cmd;
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -71,6 +77,33 @@ enum Action {
     AzureSecret,
     Terraform,
     Discord,
+    /// A prefix-less provider key of this length after the provider's name.
+    ProviderNear(usize),
+    Salesforce,
+    Mailchimp,
+    AzureDevops,
+    OracleThin,
+    GoMysql,
+    Pgpass,
+    PgpassLine,
+    /// SQL's `IDENTIFIED BY '…'` and `IDENTIFIED WITH <plugin> BY '…'`.
+    SqlIdentified,
+    /// A wallet's recovery phrase after a word that names it.
+    Phrase,
+    /// An Azure storage account key near `keyName` (CLI output).
+    AzureKey,
+    /// An EVM private key handed to a wallet or account constructor.
+    EvmKey,
+    /// `AUTH [user] password` at a `redis-cli` prompt.
+    RedisAuth,
+    /// Redis Sentinel's `sentinel auth-pass <master> <password>`.
+    SentinelAuthPass,
+    /// A Redis ACL rule's `>password`.
+    RedisAcl,
+    /// A Netscape `cookies.txt` (curl, wget, browser exports).
+    CookieJar,
+    /// A command that prints a secret (index into [`printed::TRIGGERS`]).
+    Printed(usize),
     TwilioSid,
     Pem,
     PemBase64,
@@ -114,31 +147,67 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("redis-cli", Action::Command(Cmd::Redis)),
     ("mongo", Action::Command(Cmd::Mongo)),
     ("curl", Action::Command(Cmd::Curl)),
+    ("ldap", Action::Command(Cmd::Ldap)),
+    ("sqlcmd", Action::Command(Cmd::Sqlcmd)),
+    ("bcp", Action::Command(Cmd::Sqlcmd)),
+    ("htpasswd", Action::Command(Cmd::Htpasswd)),
+    ("smbclient", Action::Command(Cmd::Smb)),
+    ("zip -", Action::Command(Cmd::Zip)),
+    ("unzip -", Action::Command(Cmd::Zip)),
+    // `7z` alone is common inside base64: only as a command word.
+    ("7z ", Action::Command(Cmd::Zip)),
+    ("7za ", Action::Command(Cmd::Zip)),
+    ("7z\"", Action::Command(Cmd::Zip)),
+    ("sqlplus", Action::Command(Cmd::Oracle)),
+    ("expdp", Action::Command(Cmd::Oracle)),
+    ("impdp", Action::Command(Cmd::Oracle)),
+    ("rman", Action::Command(Cmd::Oracle)),
+    ("ngrok", Action::Command(Cmd::Ngrok)),
+    ("rclone", Action::Command(Cmd::Rclone)),
+    ("> auth ", Action::RedisAuth),
+    ("auth-pass ", Action::SentinelAuthPass),
+    ("on >", Action::RedisAcl),
+    ("5432:", Action::PgpassLine),
+    ("netscape", Action::CookieJar),
+    ("secret set", Action::Command(Cmd::SecretSet)),
+    ("secrets set", Action::Command(Cmd::SecretSet)),
+    ("config:set", Action::Command(Cmd::SecretSet)),
+    // Session cookie names and wallet phrases (for `Assign`).
+    ("sessid", Action::Assign),
+    (".sid", Action::Assign),
+    ("sessionid", Action::Assign),
+    ("_session", Action::Assign),
+    ("mnemonic", Action::Phrase),
+    ("phrase", Action::Phrase),
+    ("derive-private-key", Action::Phrase),
+    ("from_key(", Action::EvmKey),
+    ("wallet(", Action::EvmKey),
+    ("accounts", Action::EvmKey),
+    ("keyname", Action::AzureKey),
+    ("identified ", Action::SqlIdentified),
+    ("cohere", Action::ProviderNear(40)),
+    ("mistral", Action::ProviderNear(32)),
+    ("00d", Action::Salesforce),
+    ("-us", Action::Mailchimp),
+    ("azdo", Action::AzureDevops),
+    ("thin:", Action::OracleThin),
+    ("tcp(", Action::GoMysql),
+    ("unix(", Action::GoMysql),
+    ("pgpass", Action::Pgpass),
 ];
 
-/// The keyword automaton and the action of each pattern.
-struct Scanner {
-    automaton: AhoCorasick,
-    actions: Vec<Action>,
-}
-
-static SCANNER: LazyLock<Scanner> = LazyLock::new(|| {
-    let mut patterns: Vec<String> = Vec::new();
-    let mut actions = Vec::new();
-    for (i, r) in rules::TOKEN_RULES.iter().enumerate() {
-        patterns.push(r.prefix.to_ascii_lowercase());
-        actions.push(Action::Token(i));
-    }
-    for (kw, action) in KEYWORDS {
-        patterns.push((*kw).to_string());
-        actions.push(*action);
-    }
-    let automaton = AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .kind(Some(AhoCorasickKind::DFA))
-        .build(&patterns)
-        .expect("valid redaction keywords");
-    Scanner { automaton, actions }
+/// Every pattern the detectors start from, with its action.
+static SCANNER: LazyLock<scanner::Scanner<Action>> = LazyLock::new(|| {
+    let rules = rules::TOKEN_RULES
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.prefix.to_string(), Action::Token(i)));
+    let keywords = KEYWORDS.iter().map(|(kw, a)| ((*kw).to_string(), *a));
+    let printed = printed::TRIGGERS
+        .iter()
+        .enumerate()
+        .map(|(i, (t, _))| ((*t).to_string(), Action::Printed(i)));
+    scanner::Scanner::new(rules.chain(keywords).chain(printed))
 });
 
 /// Runs the detector of `action` for the keyword found at `start..end`.
@@ -150,6 +219,9 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
             rules::match_token(text, start, rule, out);
             if out.len() > before && rule.name == "aws_access_key_id" {
                 context::aws_secret_near(text, start, out[before].end, out);
+            }
+            if out.len() > before && rule.name == "twilio_api_key" {
+                context::twilio_secret_after(text, out[before].end, out);
             }
         }
         Action::Assign => generic::assignment(text, start, end, out),
@@ -166,6 +238,24 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::AzureSecret => shapes::azure_client_secret(text, start, out),
         Action::Terraform => shapes::terraform(text, start, end, out),
         Action::Discord => context::discord_bot_token(text, end, out),
+        Action::ProviderNear(len) => context::provider_key_near(text, start, end, len, out),
+        Action::Salesforce => shapes::salesforce(text, start, out),
+        Action::Mailchimp => shapes::mailchimp(text, start, out),
+        Action::AzureDevops => shapes::azure_devops(text, start, out),
+        Action::OracleThin => dsn::oracle_thin(text, start, end, out),
+        Action::GoMysql => dsn::go_mysql(text, start, out),
+        Action::Pgpass => dsn::pgpass_after(text, end, out),
+        Action::PgpassLine => dsn::pgpass_at(text, start, out),
+        Action::SqlIdentified => generic::identified(text, end, out),
+        Action::Phrase => context::recovery_phrase(text, end, out),
+        Action::AzureKey => context::azure_key_near(text, end, out),
+        Action::EvmKey => context::evm_key_near(text, end, out),
+        Action::RedisAuth => commands::redis_auth(text, end, out),
+        Action::SentinelAuthPass => commands::sentinel_auth_pass(text, end, out),
+        Action::RedisAcl => commands::redis_acl(text, start, out),
+        Action::CookieJar => http::cookie_jar(text, end, out),
+        // Handled in `find_secrets_after`, which carries what is pending.
+        Action::Printed(_) => {}
         Action::TwilioSid => context::twilio(text, start, out),
         Action::Pem => keys::pem(text, start, out),
         Action::PemBase64 => keys::pem_base64(text, start, out),
@@ -177,12 +267,73 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
 /// Every secret in `text`, as sorted, non-overlapping spans (overlapping or
 /// touching matches are merged, so no part of a secret survives).
 pub fn find_secrets(text: &[u8]) -> Vec<Finding> {
+    find_secrets_after(text, None).0
+}
+
+/// What a command at the end of one piece of text prints, which the next
+/// piece (a stream's next line) begins with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PendingOutput(printed::Printed);
+
+/// [`find_secrets`] for a text that may begin with the output of a command
+/// that ended the text before it; also returns what this text leaves pending.
+pub fn find_secrets_after(
+    text: &[u8],
+    pending: Option<PendingOutput>,
+) -> (Vec<Finding>, Option<PendingOutput>) {
     let scanner = &*SCANNER;
     let mut found = Vec::new();
-    for m in scanner.automaton.find_overlapping_iter(text) {
-        let action = scanner.actions[m.pattern().as_usize()];
-        detect(text, m.start(), m.end(), action, &mut found);
+    let mut next = pending.filter(|&PendingOutput(kind)| {
+        printed::output_secret(text, 0, text.len().min(600), kind, &mut found)
+    });
+    scanner.scan(text, |start, end, action| match action {
+        Action::Printed(i) => {
+            if let Some(kind) = printed::after_command(text, start, end, i, &mut found) {
+                next = Some(PendingOutput(kind));
+            }
+        }
+        _ => detect(text, start, end, action, &mut found),
+    });
+    context::discord_by_dots(text, &mut found);
+    also_elsewhere(text, &mut found);
+    (merge(found), next)
+}
+
+/// Every other place in `text` where a found secret appears as a word of
+/// its own: a command's output is often logged two or three times
+/// (`stdout`, `aggregated_output`, `formatted_output`), and only one of them
+/// may stand where a detector looks.
+fn also_elsewhere(text: &[u8], found: &mut Vec<Finding>) {
+    let n = found.len();
+    for k in 0..n {
+        let (start, end) = (found[k].start, found[k].end);
+        if end - start < 8 {
+            continue;
+        }
+        let secret = text[start..end].to_vec();
+        let bounded = |s: usize, e: usize| {
+            (s == 0
+                || !text[s - 1].is_ascii_alphanumeric()
+                || !secret[0].is_ascii_alphanumeric()
+                || lex::after_escape(text, s))
+                && (e == text.len()
+                    || !text[e].is_ascii_alphanumeric()
+                    || !secret[secret.len() - 1].is_ascii_alphanumeric())
+        };
+        for at in memchr::memmem::find_iter(text, &secret) {
+            if at != start && bounded(at, at + secret.len()) {
+                found.push(Finding {
+                    rule: found[k].rule,
+                    start: at,
+                    end: at + secret.len(),
+                });
+            }
+        }
     }
+}
+
+/// Sorts findings and merges overlapping or touching ones.
+fn merge(mut found: Vec<Finding>) -> Vec<Finding> {
     if found.is_empty() {
         return found;
     }
@@ -228,18 +379,34 @@ pub fn redact_with_findings(text: &str) -> (Cow<'_, str>, Vec<Finding>) {
 /// [`redact_with_findings`] for bytes that need not be UTF-8 (the CLI filter).
 pub fn redact_bytes(text: &[u8]) -> (Cow<'_, [u8]>, Vec<Finding>) {
     let findings = find_secrets(text);
+    (replace_bytes(text, &findings), findings)
+}
+
+/// `text` with each finding replaced by [`REDACTED`].
+pub(crate) fn replace_bytes<'a>(text: &'a [u8], findings: &[Finding]) -> Cow<'a, [u8]> {
     if findings.is_empty() {
-        return (Cow::Borrowed(text), findings);
+        return Cow::Borrowed(text);
     }
     let mut out = Vec::with_capacity(text.len());
     let mut at = 0;
-    for f in &findings {
+    for f in findings {
         out.extend_from_slice(&text[at..f.start]);
         out.extend_from_slice(REDACTED.as_bytes());
         at = f.end;
     }
     out.extend_from_slice(&text[at..]);
-    (Cow::Owned(out), findings)
+    Cow::Owned(out)
+}
+
+/// Replaces the secret a command's output holds because of the command
+/// (`cat config/master.key`), when input and output are held apart.
+fn redact_printed(command: &str, output: String) -> String {
+    let mut found = Vec::new();
+    printed::in_output(command.as_bytes(), output.as_bytes(), &mut found);
+    match found.first() {
+        Some(f) => format!("{}{REDACTED}{}", &output[..f.start], &output[f.end..]),
+        None => output,
+    }
 }
 
 /// Redacts every text field of a transcript event.
@@ -255,6 +422,8 @@ pub fn redact_event(event: crate::sources::Event) -> crate::sources::Event {
             Event::Message(m)
         }
         Event::ToolCall(mut c) => {
+            // What the command printed may be a secret only the command names.
+            c.output = c.output.map(|o| redact_printed(&c.input, o));
             c.input = fix(c.input);
             c.output = c.output.map(fix);
             Event::ToolCall(c)

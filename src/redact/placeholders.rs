@@ -226,6 +226,22 @@ pub(super) fn is_public(v: &[u8]) -> bool {
     ]
     .iter()
     .any(|p| v.starts_with(p.as_bytes()))
+        || is_age_recipient(v)
+        || is_evm_address(v)
+}
+
+/// An Ethereum address: `0x` and 40 hex digits (public by design).
+fn is_evm_address(v: &[u8]) -> bool {
+    v.len() == 42 && v.starts_with(b"0x") && v[2..].iter().all(u8::is_ascii_hexdigit)
+}
+
+/// An age public key (a recipient): `age1` and 58 lower-case bech32 characters.
+fn is_age_recipient(v: &[u8]) -> bool {
+    v.len() == 62
+        && v.starts_with(b"age1")
+        && v[4..]
+            .iter()
+            .all(|b| b"qpzry9x8gf2tvdw0s3jn54khce6mua7l".contains(b))
 }
 
 /// Any reason to leave a secret-shaped value alone.

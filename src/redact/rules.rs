@@ -35,6 +35,10 @@ pub(super) enum Alphabet {
     Base64,
     /// Bech32's data characters, upper case.
     Bech32Upper,
+    /// Bech32's data characters, lower case.
+    Bech32Lower,
+    /// Base58 (Bitcoin): alphanumerics without `0`, `O`, `I` and `l`.
+    Base58,
 }
 
 impl Alphabet {
@@ -54,6 +58,10 @@ impl Alphabet {
                 b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'_' | b'-')
             }
             Alphabet::Bech32Upper => b"QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".contains(&b),
+            Alphabet::Bech32Lower => b"qpzry9x8gf2tvdw0s3jn54khce6mua7l".contains(&b),
+            Alphabet::Base58 => {
+                b.is_ascii_alphanumeric() && !matches!(b, b'0' | b'O' | b'I' | b'l')
+            }
         }
     }
 }
@@ -254,12 +262,21 @@ pub(super) static TOKEN_RULES: &[TokenRule] = &[
     rule("supabase_token", "sb_secret_", Url, 20, ANY, Plain),
     rule("tailscale_key", "tskey-", Url, 20, ANY, NotPhrase),
     rule("buildkite_token", "bkua_", HexLower, 40, 40, Plain),
+    // age: 58 data characters; any length near it goes whole.
     rule(
         "age_secret_key",
         "AGE-SECRET-KEY-1",
         Bech32Upper,
-        58,
-        58,
+        40,
+        100,
+        Plain,
+    ),
+    rule(
+        "age_secret_key",
+        "age-secret-key-1",
+        Bech32Lower,
+        40,
+        100,
         Plain,
     ),
     rule("onepassword_token", "ops_eyJ", UrlPad, 100, ANY, Plain),
@@ -273,6 +290,70 @@ pub(super) static TOKEN_RULES: &[TokenRule] = &[
     rule("dynatrace_token", "dt0c01.", UrlDot, 70, 100, Plain),
     rule("prefect_api_key", "pnu_", Alnum, 36, 36, Plain),
     rule("sourcegraph_token", "sgp_", AlnumUnderscore, 40, ANY, Plain),
+    rule("jfrog_api_key", "AKCp", Alnum, 60, 90, Random),
+    // A JFrog reference token is base64 of `reftkn:01:…`.
+    rule("jfrog_token", "cmVmdGtuOjAxOj", UrlPad, 40, ANY, Plain),
+    rule("sonarqube_token", "squ_", HexLower, 40, 40, Plain),
+    rule("sonarqube_token", "sqp_", HexLower, 40, 40, Plain),
+    rule("sonarqube_token", "sqa_", HexLower, 40, 40, Plain),
+    rule("circleci_token", "CCIPAT_", Url, 40, ANY, Plain),
+    rule("render_api_key", "rnd_", Alnum, 28, 40, Random),
+    rule("neon_api_key", "napi_", Alnum, 60, 72, Random),
+    rule("hubspot_token", "pat-na1-", HexDash, 36, 36, Plain),
+    rule("hubspot_token", "pat-eu1-", HexDash, 36, 36, Plain),
+    rule("brevo_api_key", "xkeysib-", Url, 70, 90, Plain),
+    rule("brevo_smtp_key", "xsmtpsib-", Url, 70, 90, Plain),
+    rule("resend_api_key", "re_", Url, 30, 40, Random),
+    rule("flutterwave_secret_key", "FLWSECK-", Url, 32, 40, Plain),
+    rule(
+        "flutterwave_secret_key",
+        "FLWSECK_TEST-",
+        Url,
+        32,
+        40,
+        Plain,
+    ),
+    rule("shippo_token", "shippo_live_", HexLower, 40, 40, Plain),
+    rule("shippo_token", "shippo_test_", HexLower, 40, 40, Plain),
+    rule("easypost_api_key", "EZAK", Alnum, 54, 54, Random),
+    rule("easypost_api_key", "EZTK", Alnum, 54, 54, Random),
+    rule("duffel_token", "duffel_live_", Url, 40, 50, Plain),
+    rule("duffel_token", "duffel_test_", Url, 40, 50, Plain),
+    rule("typeform_token", "tfp_", UrlDot, 40, 70, Random),
+    rule("honeycomb_key", "hcaik_", Alnum, 50, 70, Plain),
+    rule("honeycomb_key", "hcxik_", Alnum, 50, 70, Plain),
+    rule("honeycomb_key", "hcxlk_", Alnum, 50, 70, Plain),
+    rule("honeycomb_key", "hcamk_", Alnum, 50, 70, Plain),
+    rule("stytch_secret", "secret-live-", Url, 30, 40, Random),
+    rule("stytch_secret", "secret-test-", Url, 30, 40, Random),
+    rule("dropbox_token", "sl.", UrlDot, 120, ANY, Random),
+    rule("adafruit_io_key", "aio_", Alnum, 28, 28, Random),
+    rule(
+        "cloudflare_origin_ca_key",
+        "v1.0-",
+        HexDash,
+        150,
+        200,
+        Plain,
+    ),
+    rule("planetscale_token", "pscale_oauth_", UrlDot, 32, ANY, Plain),
+    // Square's production access tokens, then Facebook / Meta Graph tokens.
+    rule("square_token", "EAAA", Url, 56, 70, Random),
+    rule("facebook_access_token", "EAA", Alnum, 90, 512, Random),
+    // AWS Bedrock API keys are base64 of `BedrockAPIKey-…`.
+    rule(
+        "aws_bedrock_api_key",
+        "ABSKQmVkcm9ja0FQSUtleS",
+        Base64,
+        40,
+        ANY,
+        Plain,
+    ),
+    // BIP32 extended private keys (mainnet and testnet).
+    rule("bip32_private_key", "xprv", Base58, 100, 112, Random),
+    rule("bip32_private_key", "tprv", Base58, 100, 112, Random),
+    // Laravel's APP_KEY as `php artisan key:generate --show` prints it.
+    rule("laravel_app_key", "base64:", Base64, 43, 44, Random),
 ];
 
 /// Tries rule `rule` on the prefix found at `at`; pushes the token span.

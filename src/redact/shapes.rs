@@ -1,6 +1,8 @@
 //! Tokens recognised by a marker inside them rather than a leading prefix:
 //! Telegram bot tokens (`<bot id>:AA…`), Microsoft Entra (Azure AD) client
-//! secrets (`…8Q~…`) and Terraform Cloud tokens (`….atlasv1.…`).
+//! secrets (`…8Q~…`), Terraform Cloud tokens (`….atlasv1.…`), Salesforce
+//! access tokens (`00D…!…`), Mailchimp keys (`…-us12`) and Azure DevOps
+//! tokens (`…AZDO…`).
 
 use super::Finding;
 use super::lex::{alnum, run, run_back, word};
@@ -61,6 +63,55 @@ pub(super) fn terraform(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<F
     }
 }
 
+/// A Salesforce access token: the 15-character org id (`00D…`), `!`, then
+/// 80 or more characters of `[A-Za-z0-9._]`.
+pub(super) fn salesforce(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    if !text[hit..].starts_with(b"00D") || (hit > 0 && alnum(text[hit - 1])) {
+        return;
+    }
+    let org_end = run(text, hit, 18, alnum);
+    if !(15..=18).contains(&(org_end - hit)) || text.get(org_end) != Some(&b'!') {
+        return;
+    }
+    let end = run(text, org_end + 1, 256, |b| {
+        alnum(b) || b == b'.' || b == b'_'
+    });
+    if end - org_end > 80 {
+        push(out, text, "salesforce_token", hit, end);
+    }
+}
+
+/// A Mailchimp API key: 32 hex digits, `-us`, the data centre's number.
+pub(super) fn mailchimp(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    let start = run_back(text, hit, 33, |b| {
+        b.is_ascii_digit() || (b'a'..=b'f').contains(&b)
+    });
+    if hit - start != 32 || (start > 0 && word(text[start - 1])) {
+        return;
+    }
+    let end = run(text, hit + 3, 3, |b| b.is_ascii_digit());
+    if (1..=2).contains(&(end - hit - 3)) && !text.get(end).is_some_and(|&b| alnum(b)) {
+        push(out, text, "mailchimp_api_key", start, end);
+    }
+}
+
+/// An Azure DevOps personal access token (2024 format): 76 characters,
+/// `AZDO`, 4 more.
+pub(super) fn azure_devops(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    if !text[hit..].starts_with(b"AZDO") {
+        return;
+    }
+    let start = run_back(text, hit, 77, alnum);
+    let end = run(text, hit + 4, 5, alnum);
+    if hit - start == 76
+        && end - hit - 4 == 4
+        && (start == 0 || !word(text[start - 1]))
+        && !text.get(end).is_some_and(|&b| word(b))
+    {
+        push(out, text, "azure_devops_pat", start, end);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,6 +131,34 @@ mod tests {
         let short = "12:AAHk2LmQ9xZ3pR7tW1vBc4Nd5Fe6Gh7Jk8L";
         telegram(short.as_bytes(), 2, &mut out);
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn salesforce_mailchimp_azure_devops() {
+        let body =
+            "AQ4AQHk2mN8pR7sT1wY6uZ9aB0cD5eF8gH2iJ4kL0qW3eR5tY7uI9oP1aS3dF5gH7jK9lZ1xC3vB5nM7q.w";
+        let t = format!("Authorization: OAuth 00D5g000004XyZa!{body} x");
+        let mut out = Vec::new();
+        salesforce(t.as_bytes(), t.find("00D").unwrap(), &mut out);
+        assert_eq!(
+            &t[out[0].start..out[0].end],
+            format!("00D5g000004XyZa!{body}")
+        );
+        out.clear();
+        let t = "apikey=0123456789abcdef0123456789abcdef-us12 ok";
+        mailchimp(t.as_bytes(), t.find("-us").unwrap(), &mut out);
+        assert_eq!(
+            &t[out[0].start..out[0].end],
+            "0123456789abcdef0123456789abcdef-us12"
+        );
+        out.clear();
+        let t = "lang=en-us12";
+        mailchimp(t.as_bytes(), t.find("-us").unwrap(), &mut out);
+        assert!(out.is_empty());
+        let head = "k2LmQ9xZ3pR7tW1vBc4Nd5Fe6Gh7Jk8Lk2LmQ9xZ3pR7tW1vBc4Nd5Fe6Gh7Jk8Lk2LmQ9xZ3pR7";
+        let t = format!("pat: {head}AZDOab12");
+        azure_devops(t.as_bytes(), t.find("AZDO").unwrap(), &mut out);
+        assert_eq!(out.len(), 1, "{}", head.len());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! separately is gathered (up to [`MAX_BLOCK`]) and redacted as one piece.
 //! A line longer than [`MAX_PIECE`] is cut into pieces at a blank or comma.
 
-use super::{Finding, redact_bytes};
+use super::{Finding, find_secrets_after, replace_bytes};
 use regex::bytes::Regex;
 use std::io::{self, BufRead, Write};
 use std::sync::LazyLock;
@@ -138,6 +138,7 @@ pub fn redact_stream(
     let mut chunk = Vec::new();
     let mut piece = Vec::new();
     let mut count = 0;
+    let mut pending = None;
     while read_piece(&mut input, &mut chunk, MAX_PIECE)? {
         if opens_block(&chunk) {
             while chunk.len() < MAX_BLOCK && read_piece(&mut input, &mut piece, MAX_BLOCK)? {
@@ -147,7 +148,10 @@ pub fn redact_stream(
                 }
             }
         }
-        let (out, findings) = redact_bytes(&chunk);
+        // A command on one line may print its secret on the next.
+        let (findings, next) = find_secrets_after(&chunk, pending);
+        pending = next;
+        let out = replace_bytes(&chunk, &findings);
         output.write_all(&out)?;
         count += findings.len() as u64;
         pos.locate(&chunk, &findings, &mut on_finding);
@@ -190,6 +194,14 @@ mod tests {
             out,
             "before\n-----BEGIN OPENSSH PRIVATE KEY-----\n[REDACTED_SECRET]\n-----END OPENSSH PRIVATE KEY-----\nafter\n"
         );
+        assert_eq!((found[0].line, found[0].column), (3, 1));
+    }
+
+    #[test]
+    fn a_secret_printed_on_the_line_after_its_command() {
+        let (out, found) =
+            run(b"$ cat config/master.key\n\n9f3c2a1b8e7d6c5b4a39281706f5e4d3\n$ ls\n");
+        assert_eq!(out, "$ cat config/master.key\n\n[REDACTED_SECRET]\n$ ls\n");
         assert_eq!((found[0].line, found[0].column), (3, 1));
     }
 

@@ -206,3 +206,55 @@ fn bytes_and_utf8_neighbours() {
     assert_eq!(&out[..], b"\xff\xfe token=[REDACTED_SECRET]");
     assert_eq!(found.len(), 1);
 }
+
+/// Every keyword at every kind of edge: next to the end of the text, next
+/// to escapes, quotes and separators, repeated. Nothing may panic, spans
+/// must lie inside the text and be sorted, and redaction stays idempotent.
+#[test]
+fn no_keyword_at_any_edge_panics() {
+    let mut keywords: Vec<String> = Vec::new();
+    keywords.extend(
+        super::rules::TOKEN_RULES
+            .iter()
+            .map(|r| r.prefix.to_string()),
+    );
+    keywords.extend(super::KEYWORDS.iter().map(|(k, _)| k.to_string()));
+    keywords.extend(super::printed::TRIGGERS.iter().map(|(k, _)| k.to_string()));
+    let edges = [
+        "", " ", "=", ":", "\"", "'", "\\", "\\n", "\\\"", "/", "@", "-", "_", ".", "\n", "(", "%",
+        "0x", "a", "A1", "=\"", ": '", " -p", "//", "!", "\t",
+    ];
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n as u64) as usize
+    };
+    let body = "k2LmQ9xZ3pR7tW1vBc4Nd5Fe6Gh7Jk8L";
+    for kw in &keywords {
+        for before in edges {
+            for after in edges {
+                let n = next(body.len());
+                for text in [
+                    format!("{before}{kw}{after}"),
+                    format!("{before}{kw}{after}{}", &body[..n]),
+                    format!("{kw}{after}{kw}{before}"),
+                    format!("{}{before}{kw}{after}", &body[n..]),
+                ] {
+                    let found = find_secrets(text.as_bytes());
+                    let mut at = 0;
+                    for f in &found {
+                        assert!(
+                            f.start >= at && f.start < f.end && f.end <= text.len(),
+                            "{text:?}"
+                        );
+                        at = f.end;
+                    }
+                    let once = r(&text);
+                    assert_eq!(r(&once), once, "not idempotent on {text:?}");
+                }
+            }
+        }
+    }
+}

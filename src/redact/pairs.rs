@@ -1,0 +1,223 @@
+//! A secret's name given as the value of a `name` or `key` field, with the
+//! secret in a `value` field beside it: Kubernetes `env` entries (`- name:
+//! DB_PASSWORD` / `value: …`), ECS and SSM JSON (`"Name": "/prod/db/password",
+//! … "Value": "…"`), .NET `<add key="DbPassword" value="…"/>`, Java
+//! `<property name="password" value="…"/>`, Hadoop `<name>…secret.key</name>
+//! <value>…</value>` and `<entry key="password">…</entry>`.
+
+use super::lex::{Value, run, run_back, skip_blanks, value_at};
+
+/// How far after the name its value field is looked for.
+const WINDOW: usize = 256;
+
+/// Whether the name at `name_start` is the value of a `name` / `key` field
+/// (`Name`, `ParameterKey`, `<name>`); returns that field's word, which also
+/// starts the next entry.
+fn field_before(text: &[u8], name_start: usize) -> Option<&[u8]> {
+    // The whole value (`/prod/db/password`), then its opening quote.
+    let mut i = run_back(text, name_start, 128, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/')
+    });
+    i = run_back(text, i, 8, |b| matches!(b, b'"' | b'\'' | b'\\'));
+    let blanks_end = i;
+    i = run_back(text, i, 8, |b| b == b' ' || b == b'\t');
+    let sep = *text.get(i.checked_sub(1)?)?;
+    let j = if matches!(sep, b':' | b'=' | b'>') {
+        run_back(text, i - 1, 8, |b| {
+            matches!(b, b'"' | b'\'' | b'\\' | b' ' | b'\t')
+        })
+    } else if i < blanks_end {
+        // `--name /prod/db/password … --value …` (a command's flags).
+        i
+    } else {
+        return None;
+    };
+    let word_start = run_back(text, j, 32, |b| b.is_ascii_alphanumeric() || b == b'_');
+    let word = &text[word_start..j];
+    if !matches!(sep, b':' | b'=' | b'>') && !text[..word_start].ends_with(b"--") {
+        return None;
+    }
+    let ends_ci =
+        |w: &[u8]| word.len() >= w.len() && word[word.len() - w.len()..].eq_ignore_ascii_case(w);
+    (ends_ci(b"name") || ends_ci(b"key")).then_some(word)
+}
+
+/// The value beside a secret's name at `name_start..name_end`, if the name is
+/// the value of a `name` / `key` field.
+pub(super) fn value_beside(text: &[u8], name_start: usize, name_end: usize) -> Option<Value> {
+    let field = field_before(text, name_start)?;
+    // `<entry key="password">value</entry>`: the element's text.
+    let close = run(text, name_end, 4, |b| matches!(b, b'"' | b'\'' | b'\\'));
+    if text.get(close) == Some(&b'>') {
+        return element_text(text, close + 1);
+    }
+    let to = text.len().min(name_end + WINDOW);
+    let mut i = name_end;
+    while i + 5 <= to {
+        let at = &text[i..];
+        let word_start = !text[i - 1].is_ascii_alphanumeric();
+        // The next entry's own name (not `</name>`): this one had no value.
+        if word_start
+            && text[i - 1] != b'/'
+            && at.len() >= field.len()
+            && at[..field.len()].eq_ignore_ascii_case(field)
+        {
+            return None;
+        }
+        // `value`, `Value`, `ParameterValue`, `<value>` (not `valueFrom`).
+        if at[..5].eq_ignore_ascii_case(b"value")
+            && !at.get(5).is_some_and(|b| b.is_ascii_alphanumeric())
+        {
+            return value_after_field(text, i + 5);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// After a name (`"DBPassword": {`): the `Default` (or `Value`) of the
+/// object it opens.
+pub(super) fn object_after(text: &[u8], name_end: usize) -> Option<Value> {
+    let quote = run(text, name_end, 4, |b| b == b'"' || b == b'\\');
+    let colon = skip_blanks(text, quote);
+    if text.get(colon) != Some(&b':') {
+        return None;
+    }
+    let open = skip_blanks(text, colon + 1);
+    // Only a secret-named object: `"token_usage": {…}` is no secret's.
+    (text.get(open) == Some(&b'{')
+        && super::generic::classify(
+            &text[..name_end][run_back(text, name_end, 64, |b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+            })..],
+        )
+        .is_some())
+    .then(|| default_in_object(text, open))?
+}
+
+/// In the object opening at `open`, the value of its `Default` (or `Value`)
+/// field, before the object closes.
+fn default_in_object(text: &[u8], open: usize) -> Option<Value> {
+    let end = open
+        + 1
+        + text[open + 1..text.len().min(open + WINDOW)]
+            .iter()
+            .position(|&b| b == b'}' || b == b'{')?;
+    let body = &text[open..end];
+    ["\"Default\"", "\"default\"", "\"Value\"", "\"value\""]
+        .iter()
+        .find_map(|key| super::lex::find(body, key.as_bytes()).map(|p| open + p + key.len()))
+        .and_then(|after| {
+            let colon = skip_blanks(text, after);
+            (text.get(colon) == Some(&b':'))
+                .then(|| value_at(text, skip_blanks(text, colon + 1)))?
+        })
+        .filter(|v| v.quoted && v.end > v.start && v.end <= end)
+}
+
+/// The value after a `value` field's word ending at `i`.
+fn value_after_field(text: &[u8], i: usize) -> Option<Value> {
+    let mut j = run(text, i, 8, |b| matches!(b, b'"' | b'\'' | b'\\'));
+    let before_blanks = j;
+    j = skip_blanks(text, j);
+    // `--value 'X'`: a flag's value after blanks.
+    if i >= 7 && text[..i - 5].ends_with(b"--") && j > before_blanks {
+        let v = value_at(text, j)?;
+        return (v.end > v.start).then_some(v);
+    }
+    match text.get(j) {
+        Some(b'>') => element_text(text, j + 1),
+        Some(b':' | b'=') => {
+            let v = value_at(text, skip_blanks(text, j + 1))?;
+            (v.end > v.start).then_some(v)
+        }
+        _ => None,
+    }
+}
+
+/// `…</` after `start`: an element's text on one line.
+fn element_text(text: &[u8], start: usize) -> Option<Value> {
+    let end = run(text, start, 512, |b| b != b'<' && b != b'\n');
+    (end > start && text[end..].starts_with(b"</")).then_some(Value {
+        start,
+        end,
+        quoted: true,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn beside(text: &str, name: &str) -> Option<String> {
+        let s = text.find(name).unwrap();
+        value_beside(text.as_bytes(), s, s + name.len()).map(|v| text[v.start..v.end].to_string())
+    }
+
+    #[test]
+    fn values_beside_names() {
+        for (text, name) in [
+            (
+                "env:\n  - name: DB_PASSWORD\n    value: Harbor42x",
+                "DB_PASSWORD",
+            ),
+            (
+                r#"{"name": "API_TOKEN", "value": "Harbor42x"}"#,
+                "API_TOKEN",
+            ),
+            (
+                r#"{"Name": "/prod/db/password", "Type": "SecureString", "Value": "Harbor42x"}"#,
+                "password",
+            ),
+            (
+                r#"<add key="DbPassword" value="Harbor42x" />"#,
+                "DbPassword",
+            ),
+            (
+                r#"<property name="db.password" value="Harbor42x"/>"#,
+                "db.password",
+            ),
+            (
+                "<name>fs.s3a.secret.key</name>\n  <value>Harbor42x</value>",
+                "fs.s3a.secret.key",
+            ),
+            (r#"<entry key="password">Harbor42x</entry>"#, "password"),
+            (
+                "aws ssm put-parameter --name /prod/db/password --type SecureString --value 'Harbor42x'",
+                "password",
+            ),
+            (
+                r#"{\"name\":\"API_TOKEN\",\"value\":\"Harbor42x\"}"#,
+                "API_TOKEN",
+            ),
+            (
+                r#"[{"ParameterKey": "Env", "ParameterValue": "prod"}, {"ParameterKey": "DbPassword", "ParameterValue": "Harbor42x"}]"#,
+                "DbPassword",
+            ),
+        ] {
+            assert_eq!(beside(text, name).as_deref(), Some("Harbor42x"), "{text}");
+        }
+    }
+
+    #[test]
+    fn no_value_or_another_entry() {
+        for (text, name) in [
+            (
+                "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:",
+                "DB_PASSWORD",
+            ),
+            (
+                "- name: DB_PASSWORD\n- name: OTHER\n  value: x1234567",
+                "DB_PASSWORD",
+            ),
+            (
+                r#"{"ParameterKey": "DbPassword"}, {"ParameterKey": "Env", "ParameterValue": "x1234567"}"#,
+                "DbPassword",
+            ),
+            ("DB_PASSWORD is required", "DB_PASSWORD"),
+            ("filename: password.txt", "password"),
+        ] {
+            assert_eq!(beside(text, name), None, "{text}");
+        }
+    }
+}
