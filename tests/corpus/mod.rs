@@ -161,3 +161,87 @@ pub fn uuid(rng: &mut Rng) -> String {
 pub fn json_string(s: &str) -> String {
     serde_json::to_string(s).unwrap()
 }
+
+/// A Codex `function_call` line that runs `cmd`: the `shell` tool with a
+/// `command` or `cmd` argv, or `exec_command` with a string, by `style`.
+pub fn codex_call(cmd: &str, style: usize) -> String {
+    let (name, args) = match style % 3 {
+        0 => (
+            "shell",
+            format!(
+                "{{\"command\":[\"bash\",\"-lc\",{}],\"workdir\":\"/home/dev/app\",\"timeout_ms\":120000}}",
+                json_string(cmd)
+            ),
+        ),
+        1 => (
+            "shell",
+            format!("{{\"cmd\":[\"bash\",\"-lc\",{}]}}", json_string(cmd)),
+        ),
+        _ => (
+            "exec_command",
+            format!(
+                "{{\"cmd\":{},\"workdir\":\"/Users/dev/src/app\",\"yield_time_ms\":10000}}",
+                json_string(cmd)
+            ),
+        ),
+    };
+    format!(
+        "{{\"type\":\"function_call\",\"name\":\"{name}\",\"arguments\":{},\"call_id\":\"call_Qm3vXn8pLs2Tk9Wd4Hy7Rb1c\"}}",
+        json_string(&args)
+    )
+}
+
+/// A Codex `function_call_output` line: the text format ("Exit code: …
+/// Output:") or the older JSON with metadata, by `style`.
+pub fn codex_output(output: &str, exit: i32, style: usize) -> String {
+    let body = if style.is_multiple_of(2) {
+        format!("Exit code: {exit}\nWall time: 0.1 seconds\nOutput:\n{output}")
+    } else {
+        format!(
+            "{{\"output\":{},\"metadata\":{{\"exit_code\":{exit},\"duration_seconds\":0.1}}}}",
+            json_string(output)
+        )
+    };
+    format!(
+        "{{\"type\":\"function_call_output\",\"call_id\":\"call_Qm3vXn8pLs2Tk9Wd4Hy7Rb1c\",\"output\":{}}}",
+        json_string(&body)
+    )
+}
+
+/// A Claude Code Bash tool call and its result, as two JSONL lines.
+pub fn claude_bash(cmd: &str, output: &str) -> String {
+    format!(
+        "{{\"type\":\"assistant\",\"message\":{{\"role\":\"assistant\",\"content\":[{{\"type\":\"tool_use\",\"id\":\"toolu_01A9xQ\",\"name\":\"Bash\",\"input\":{{\"command\":{},\"description\":\"Run the command\"}}}}]}}}}\n{{\"type\":\"user\",\"message\":{{\"role\":\"user\",\"content\":[{{\"tool_use_id\":\"toolu_01A9xQ\",\"type\":\"tool_result\",\"content\":{},\"is_error\":false}}]}}}}",
+        json_string(cmd),
+        json_string(output)
+    )
+}
+
+/// A command and what it printed, in one of the shapes agent logs keep them
+/// in (7 styles): shell prompt, Codex call + text output, one JSON object
+/// with both fields, Claude Code, Codex call + JSON output, the Codex text
+/// output under the command, the Codex TUI.
+pub fn transcript(style: usize, cmd: &str, output: &str, exit: i32) -> String {
+    match style % 7 {
+        0 if output.is_empty() => format!("$ {cmd}\n$ "),
+        0 => format!("$ {cmd}\n{output}\n$ "),
+        1 => format!(
+            "{}\n{}",
+            codex_call(cmd, style / 7),
+            codex_output(output, exit, 0)
+        ),
+        2 => format!(
+            "{{\"tool\":\"bash\",\"command\":{},\"exit_code\":{exit},\"output\":{}}}",
+            json_string(cmd),
+            json_string(output)
+        ),
+        3 => claude_bash(cmd, output),
+        4 => format!("{}\n{}", codex_call(cmd, 2), codex_output(output, exit, 1)),
+        5 => format!("{cmd}\nExit code: {exit}\nWall time: 0.1 seconds\nOutput:\n{output}\n"),
+        _ if output.is_empty() => format!("• Ran {cmd}\n  └ (no output)\n"),
+        _ => format!(
+            "• Ran {cmd}\n  └ {}\n",
+            output.lines().collect::<Vec<_>>().join("\n    ")
+        ),
+    }
+}

@@ -349,6 +349,375 @@ const FIXED: &[(&str, &str)] = &[
         "public",
         "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQINBGBj4eQBEADk3xq0Zq0iTz5v3z2u6T5c\n-----END PGP PUBLIC KEY BLOCK-----",
     ),
+    // Commands with ports, prompts and flags that take no secret.
+    (
+        "commands",
+        "$ docker run -d -p 8080:80 --name web nginx:1.25-alpine",
+    ),
+    (
+        "commands",
+        "docker run -d -p 127.0.0.1:5432:5432 -e POSTGRES_PASSWORD_FILE=/run/secrets/pg postgres:16",
+    ),
+    ("commands", "$ ssh -p 2222 deploy@bastion.example.com"),
+    (
+        "commands",
+        "$ scp -P 2222 build.tar.gz deploy@bastion.example.com:/tmp/",
+    ),
+    ("commands", "$ mysql -u root -p\nEnter password: "),
+    (
+        "commands",
+        "$ mysql -uroot -p -e \"SELECT 1\"\nEnter password:",
+    ),
+    (
+        "commands",
+        "mysql -h db.internal -u app -p shop < schema.sql",
+    ),
+    ("commands", "$ redis-cli -p 6379 ping\nPONG"),
+    (
+        "commands",
+        "redis-cli -h cache -p 6380 --scan --pattern 'user:*'",
+    ),
+    (
+        "commands",
+        "$ psql -h localhost -p 5432 -U postgres -d shop -c '\\dt'",
+    ),
+    ("commands", "$ unzip -o artifacts.zip -d dist/"),
+    ("commands", "$ zip -r site.zip public/ -x '*.map'"),
+    ("commands", "$ 7z x release.7z -o./out -y"),
+    ("commands", "$ sqlplus / as sysdba"),
+    (
+        "commands",
+        "$ sqlplus /nolog\nSQL> connect / as sysdba\nConnected.",
+    ),
+    (
+        "commands",
+        "sqlplus app@//db.example.com:1521/ORCLPDB1\nEnter password:",
+    ),
+    (
+        "commands",
+        "$ htpasswd -c .htpasswd admin\nNew password: \nRe-type new password: \nAdding password for user admin",
+    ),
+    ("commands", "$ fly secrets set LOG_LEVEL=debug"),
+    (
+        "commands",
+        "fly secrets set NODE_ENV=production -a acme-api",
+    ),
+    (
+        "commands",
+        "$ fly secrets list\nNAME        \tDIGEST          \tCREATED AT\nDATABASE_URL\t24b5a1f3c9d8e7a6\t2m ago",
+    ),
+    (
+        "commands",
+        "$ heroku config:set WEB_CONCURRENCY=3 -a acme-web",
+    ),
+    (
+        "commands",
+        "heroku config:set JWT_SECRET=$(openssl rand -hex 32)",
+    ),
+    (
+        "commands",
+        "SECRET_KEY_BASE=$(bin/rails secret) bin/rails assets:precompile",
+    ),
+    (
+        "commands",
+        "export DB_PASSWORD=$(op read op://prod/db/password)",
+    ),
+    ("commands", "gh secret set NPM_TOKEN < token.txt"),
+    (
+        "commands",
+        "gh secret set SIGNING_KEY --env production < signing.key",
+    ),
+    (
+        "commands",
+        "$ gh secret list\nNAME          UPDATED\nNPM_TOKEN     about 2 days ago\nDB_PASSWORD   about 1 month ago",
+    ),
+    (
+        "commands",
+        "$ curl -b cookies.txt -c cookies.txt https://app.example.com/login",
+    ),
+    (
+        "commands",
+        "curl --cookie-jar jar.txt --cookie jar.txt -L https://example.com/",
+    ),
+    (
+        "commands",
+        "$ cat config/master.key\ncat: config/master.key: No such file or directory",
+    ),
+    (
+        "commands",
+        "{\"type\":\"function_call_output\",\"call_id\":\"call_1\",\"output\":\"Exit code: 1\\nWall time: 0.0 seconds\\nOutput:\\ncat: config/credentials/production.key: No such file or directory\\n\"}",
+    ),
+    ("commands", "$ openssl rand -hex 16\n$ "),
+    (
+        "commands",
+        "openssl rand -hex 32 > config/master.key && chmod 600 config/master.key",
+    ),
+    (
+        "commands",
+        "$ php artisan key:generate\n\n   INFO  Application key set successfully.",
+    ),
+    (
+        "commands",
+        "$ bin/rails credentials:edit\nFile encrypted and saved.",
+    ),
+    (
+        "commands",
+        "wg genkey | tee privatekey | wg pubkey > publickey",
+    ),
+    (
+        "commands",
+        "$ cat ~/.docker/ci-pass.txt | docker login --username ci --password-stdin ghcr.io\nLogin Succeeded",
+    ),
+    (
+        "commands",
+        "aws ecr get-login-password --region us-east-1 | docker login --username AWS --password-stdin 123456789012.dkr.ecr.us-east-1.amazonaws.com",
+    ),
+    (
+        "commands",
+        "mongosh -u admin -p --authenticationDatabase admin",
+    ),
+    (
+        "commands",
+        "ldapsearch -x -W -D \"cn=admin,dc=example,dc=com\" -b \"dc=example,dc=com\"",
+    ),
+    (
+        "commands",
+        "sqlcmd -S localhost -U sa -Q \"SELECT @@VERSION\"",
+    ),
+    (
+        "commands",
+        "keytool -list -keystore keystore.jks\nEnter keystore password:",
+    ),
+    (
+        "commands",
+        "keytool -importcert -file ca.crt -keystore truststore.jks -storepass:env STOREPASS -noprompt",
+    ),
+    (
+        "commands",
+        "keytool -genkeypair -alias app -keystore app.jks -storepass:file /run/secrets/storepass",
+    ),
+    ("commands", "sshpass -f ~/.ssh/pass.txt ssh deploy@10.0.3.7"),
+    (
+        "commands",
+        "SSHPASS=\"$DEPLOY_PASS\" sshpass -e ssh deploy@10.0.3.7 uptime",
+    ),
+    (
+        "commands",
+        "redis-cli -a \"$REDIS_PASSWORD\" --no-auth-warning ping",
+    ),
+    ("commands", "smbclient -L //fileserver -N"),
+    (
+        "commands",
+        "smbclient //fileserver/share -U jdoe\nPassword for [CORP\\jdoe]:",
+    ),
+    (
+        "commands",
+        "wget --ask-password --user=deploy https://repo.example.com/app.tar.gz",
+    ),
+    (
+        "commands",
+        "curl -u admin https://jenkins.example.com/api/json\nEnter host password for user 'admin':",
+    ),
+    (
+        "commands",
+        "curl -u \"$NEXUS_USER:$NEXUS_PASS\" https://nexus.example.com/service/rest/v1/status",
+    ),
+    ("commands", "ngrok config add-authtoken $NGROK_AUTHTOKEN"),
+    (
+        "commands",
+        "$ ngrok http 8080\nSession Status                online\nForwarding                    https://7c1e-198-51-100-23.ngrok-free.app -> http://localhost:8080",
+    ),
+    (
+        "commands",
+        "cast send $TOKEN \"transfer(address,uint256)\" $TO 1000 --rpc-url $RPC_URL --private-key $PRIVATE_KEY",
+    ),
+    (
+        "commands",
+        "forge script script/Deploy.s.sol --rpc-url sepolia --broadcast --account deployer --sender $DEPLOYER",
+    ),
+    ("commands", "anvil --mnemonic \"$MNEMONIC\" --port 8545"),
+    ("commands", "htpasswd -v .htpasswd admin"),
+    // Session cookies that hold nothing, and other cookies.
+    ("cookies", "> Cookie: theme=dark; lang=en"),
+    ("cookies", "Cookie: XSRF-TOKEN=dev; locale=en-US"),
+    (
+        "cookies",
+        "Set-Cookie: locale=en-US; Path=/; Max-Age=31536000; SameSite=Lax",
+    ),
+    (
+        "cookies",
+        "< Set-Cookie: sessionid=\"\"; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/",
+    ),
+    (
+        "cookies",
+        "Set-Cookie: PHPSESSID=deleted; expires=Thu, 01-Jan-1970 00:00:01 GMT; path=/",
+    ),
+    (
+        "cookies",
+        "The default cookie name is connect.sid; set `name` to change it.",
+    ),
+    (
+        "cookies",
+        "Tomcat sets a JSESSIONID cookie on the first request.",
+    ),
+    ("cookies", "SESSION_COOKIE_NAME = \"sessionid\""),
+    (
+        "cookies",
+        "cookies = {\"consent\": \"yes\", \"theme\": \"dark\"}",
+    ),
+    (
+        "cookies",
+        "Cookie: cookieconsent_status=dismiss; sidebar_collapsed=false",
+    ),
+    // Dotted identifiers and base64-ish words.
+    ("code", "Module.Submodule.function_name"),
+    ("code", "MyApp.Accounts.UserToken.build_session_token(user)"),
+    (
+        "code",
+        "at java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)",
+    ),
+    (
+        "code",
+        "Microsoft.Extensions.DependencyInjection.ServiceCollectionExtensions",
+    ),
+    ("code", "$ echo MTIzNDU2 | base64 -d\n123456"),
+    ("code", "\"cursor\": \"MTIzNDU2\""),
+    ("code", "MTAwMA== is the base64 of 1000."),
+    ("code", "<password></password>"),
+    ("code", "<password/>"),
+    ("code", "<password>${DB_PASSWORD}</password>"),
+    ("code", "<password>${env.NEXUS_PASSWORD}</password>"),
+    (
+        "code",
+        "<server>\n  <id>nexus-releases</id>\n  <username>${env.NEXUS_USER}</username>\n  <password>${env.NEXUS_PASSWORD}</password>\n</server>",
+    ),
+    ("code", "<db.password>${env.DB_PASSWORD}</db.password>"),
+    ("code", "<add key=\"DbPassword\" value=\"\" />"),
+    (
+        "code",
+        "<property name=\"db.password\" value=\"${db.password}\"/>",
+    ),
+    (
+        "code",
+        "<property>\n  <name>fs.s3a.aws.credentials.provider</name>\n  <value>com.amazonaws.auth.InstanceProfileCredentialsProvider</value>\n</property>",
+    ),
+    (
+        "code",
+        "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db-credentials\n      key: password",
+    ),
+    (
+        "code",
+        "- name: DB_HOST\n  value: postgres.prod.svc.cluster.local",
+    ),
+    ("code", "{\"name\": \"LOG_LEVEL\", \"value\": \"info\"}"),
+    (
+        "code",
+        "\"secrets\": [{\"name\": \"DB_PASSWORD\", \"valueFrom\": \"arn:aws:ssm:us-east-1:123456789012:parameter/prod/db/password\"}]",
+    ),
+    (
+        "code",
+        "{\"Name\": \"/prod/db/host\", \"Type\": \"String\", \"Value\": \"db.internal\"}",
+    ),
+    ("code", "requirepass \"\"\n# requirepass foobared"),
+    (
+        "code",
+        "dsn := fmt.Sprintf(\"%s:%s@tcp(%s:3306)/%s?parseTime=true\", os.Getenv(\"DB_USER\"), os.Getenv(\"DB_PASS\"), host, name)",
+    ),
+    (
+        "code",
+        "dsn := os.Getenv(\"DB_USER\") + \":\" + os.Getenv(\"DB_PASS\") + \"@tcp(db:3306)/app\"",
+    ),
+    (
+        "code",
+        "cfg := mysql.Config{User: \"app\", Passwd: os.Getenv(\"DB_PASS\"), Net: \"tcp\", Addr: \"db:3306\", DBName: \"shop\"}",
+    ),
+    (
+        "code",
+        "db, err := sql.Open(\"mysql\", \"root@tcp(127.0.0.1:3306)/test\")",
+    ),
+    (
+        "code",
+        "MYSQL_DSN=app@unix(/var/run/mysqld/mysqld.sock)/shop",
+    ),
+    (
+        "code",
+        "cat > ~/.netrc <<EOF\nmachine github.com login x-access-token password ${GITHUB_TOKEN}\nEOF",
+    ),
+    (
+        "code",
+        "echo \"machine api.example.com login ci password $API_TOKEN\" > ~/.netrc",
+    ),
+    ("code", "config.require_master_key = true"),
+    ("code", "token = secrets.token_urlsafe(32)"),
+    ("code", "APP_KEY="),
+    ("code", "PRIVATE_KEY="),
+    // Connection strings without credentials.
+    ("urls", "jdbc:oracle:thin:@//db:1521/ORCL"),
+    (
+        "urls",
+        "spring.datasource.url=jdbc:oracle:thin:@db01.internal:1521:ORCL",
+    ),
+    (
+        "urls",
+        "jdbc:oracle:thin:@(DESCRIPTION=(ADDRESS=(PROTOCOL=TCP)(HOST=db)(PORT=1521))(CONNECT_DATA=(SERVICE_NAME=ORCLPDB1)))",
+    ),
+    (
+        "urls",
+        "spring.datasource.url=jdbc:mysql://db:3306/shop?useSSL=false&serverTimezone=UTC",
+    ),
+    ("urls", "rman target / nocatalog"),
+    // SQL and docs about passwords.
+    (
+        "prose",
+        "The IDENTIFIED BY PASSWORD clause is deprecated; use IDENTIFIED WITH auth_plugin AS 'hash' instead.",
+    ),
+    (
+        "prose",
+        "mysql> CREATE USER 'app'@'%' IDENTIFIED BY '<password>';",
+    ),
+    (
+        "code",
+        "CREATE USER 'app'@'localhost' IDENTIFIED WITH auth_socket;",
+    ),
+    ("code", "ALTER ROLE app WITH PASSWORD NULL;"),
+    (
+        "code",
+        "shop=# \\password app\nEnter new password for user \"app\": \nEnter it again: ",
+    ),
+    ("code", "CREATE ROLE app LOGIN PASSWORD :'app_password';"),
+    (
+        "prose",
+        "Run `ngrok config add-authtoken <token>` with the token from your dashboard.",
+    ),
+    (
+        "prose",
+        "Never pass --private-key on the command line; use a keystore with --account.",
+    ),
+    (
+        "prose",
+        "Use `docker login --password-stdin` so the password stays out of shell history.",
+    ),
+    (
+        "prose",
+        "The wallet's mnemonic is twelve words; store it offline.",
+    ),
+    // Tool output around key material without any.
+    (
+        "tool_output",
+        "Cache not found for input keys: Linux-pip-, Linux-",
+    ),
+    (
+        "tool_output",
+        "Post job cleanup.\nCache hit occurred on the primary key, not saving cache.",
+    ),
+    (
+        "public",
+        "      - uses: actions/cache@v4\n        with:\n          path: ~/.npm\n          key: ${{ runner.os }}-npm-${{ hashFiles('**/package-lock.json') }}\n          restore-keys: |\n            ${{ runner.os }}-npm-",
+    ),
+    (
+        "public",
+        "bytes32 internal constant IMPLEMENTATION_SLOT = 0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc;",
+    ),
 ];
 
 /// Documented example keys (split so this file holds none in one piece).
@@ -590,6 +959,275 @@ fn generated(rng: &mut Rng) -> Vec<(&'static str, String)> {
     out
 }
 
+fn age_public(rng: &mut Rng) -> String {
+    format!("age1{}", rng.string(&BECH32.to_lowercase(), 58))
+}
+
+fn eth_address(rng: &mut Rng) -> String {
+    format!("0x{}", rng.string("0123456789abcdefABCDEF", 40))
+}
+
+/// Public keys, cache keys, DSNs and chain data: long hex and bech32 that
+/// are not secret.
+fn generated_public(rng: &mut Rng) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    for i in 0..3 {
+        let (a, b) = (age_public(rng), age_public(rng));
+        out.push((
+            "public",
+            format!("$ age -r {a} -o secrets.tar.age secrets.tar"),
+        ));
+        out.push((
+            "public",
+            format!(
+                "sops:\n    age:\n        - recipient: {a}\n          enc: |\n            -----BEGIN AGE ENCRYPTED FILE-----\n            {}\n            {}\n            -----END AGE ENCRYPTED FILE-----\n    lastmodified: \"2025-03-04T10:22:31Z\"",
+                rng.string(B64, 64),
+                rng.string(B64, 40)
+            ),
+        ));
+        out.push((
+            "public",
+            match i % 3 {
+                0 => format!("$ age-keygen -o key.txt\nPublic key: {a}"),
+                1 => format!("$ age-keygen -y ~/.config/sops/age/keys.txt\n{a}"),
+                _ => format!("# public key: {a}"),
+            },
+        ));
+        out.push((
+            "public",
+            format!(
+                "# .sops.yaml\ncreation_rules:\n  - path_regex: secrets/.*\\.yaml$\n    age: >-\n      {a},\n      {b}\n"
+            ),
+        ));
+        out.push(("public", format!("SOPS_AGE_RECIPIENTS={a}")));
+    }
+    for _ in 0..3 {
+        out.push((
+            "ci_cache",
+            format!(
+                "Cache restored from key: node-cache-Linux-x64-npm-{}",
+                rng.string(HEX, 64)
+            ),
+        ));
+        out.push((
+            "ci_cache",
+            format!(
+                "Cache saved successfully\nCache saved with key: Linux-cargo-{}",
+                rng.string(HEX, 64)
+            ),
+        ));
+        out.push((
+            "ci_cache",
+            format!(
+                "2025-03-04T10:22:31.512Z DEBUG cache hit key=deps:{} size=48213",
+                rng.string(HEX, 40)
+            ),
+        ));
+        out.push((
+            "ci_cache",
+            format!(
+                "INFO remote cache: GET key=namespace:{} status=200 bytes=1832211",
+                rng.string(HEX, 64)
+            ),
+        ));
+        out.push((
+            "ci_cache",
+            format!(
+                "Run actions/cache@v4\n  with:\n    path: ~/.cache/pip\n    key: Linux-pip-{}\n    restore-keys: Linux-pip-\nCache not found for input keys: Linux-pip-{}",
+                rng.string(HEX, 64),
+                rng.string(HEX, 64)
+            ),
+        ));
+        out.push((
+            "ci_cache",
+            format!(
+                "Checking cache for main-protected-{}...\nSuccessfully extracted cache",
+                rng.string(HEX, 40)
+            ),
+        ));
+    }
+    for _ in 0..4 {
+        let key = rng.string(HEX, 32);
+        out.push((
+            "public",
+            format!(
+                "SENTRY_DSN=https://{key}@o{}.ingest.sentry.io/{}",
+                rng.string(DIGITS, 6),
+                rng.string(DIGITS, 7)
+            ),
+        ));
+    }
+    for i in 0..3 {
+        let key = rng.string(HEX, 32);
+        let (org, project) = (rng.string(DIGITS, 7), rng.string(DIGITS, 16));
+        out.push((
+            "public",
+            match i % 3 {
+                0 => format!(
+                    "sentry:\n  dsn: \"https://{key}@o1.ingest.us.sentry.io/2\"\n  environment: production"
+                ),
+                1 => format!(
+                    "Sentry.init({{\n  dsn: \"https://{key}@o{org}.ingest.us.sentry.io/{project}\",\n  tracesSampleRate: 1.0,\n}});"
+                ),
+                _ => format!(
+                    "sentry_sdk.init(dsn=\"https://{key}@o{org}.ingest.de.sentry.io/{project}\", traces_sample_rate=0.2)"
+                ),
+            },
+        ));
+        out.push((
+            "public",
+            format!("NEXT_PUBLIC_SENTRY_DSN=https://{key}@o{org}.ingest.sentry.io/{project}"),
+        ));
+    }
+    for _ in 0..3 {
+        let (tx, block) = (rng.string(HEX, 64), rng.string(HEX, 64));
+        let (from, to) = (eth_address(rng), eth_address(rng));
+        out.push((
+            "chain",
+            format!(
+                "$ cast receipt 0x{tx}\n\nblockHash            0x{block}\nblockNumber          {}\ncontractAddress      \ncumulativeGasUsed    {}\neffectiveGasPrice    {}\nfrom                 {from}\ngasUsed              21000\nstatus               1 (success)\ntransactionHash      0x{tx}\ntransactionIndex     {}\nto                   {to}",
+                rng.range(5_000_000, 20_000_000),
+                rng.range(100_000, 9_000_000),
+                rng.range(1_000_000_000, 90_000_000_000),
+                rng.range(0, 200)
+            ),
+        ));
+        out.push((
+            "chain",
+            format!(
+                "$ cast tx 0x{tx}\n\nblockHash            0x{block}\nfrom                 {from}\nhash                 0x{tx}\ninput                0xa9059cbb000000000000000000000000{}\nnonce                {}\nto                   {to}\nvalue                0",
+                rng.string(HEX, 40),
+                rng.range(0, 900)
+            ),
+        ));
+        out.push((
+            "chain",
+            format!(
+                "##### sepolia\n✅  [Success] Hash: 0x{tx}\nContract Address: {to}\nBlock: {}\nPaid: 0.000123 ETH (412331 gas * 0.3 gwei)",
+                rng.range(5_000_000, 9_000_000)
+            ),
+        ));
+        out.push(("chain", format!("https://sepolia.etherscan.io/tx/0x{tx}")));
+        out.push((
+            "chain",
+            format!(
+                "{{\"transactionHash\": \"0x{tx}\", \"blockHash\": \"0x{block}\", \"from\": \"{from}\", \"to\": \"{to}\", \"status\": \"0x1\"}}"
+            ),
+        ));
+        out.push(("chain", format!("address public constant TREASURY = {to};")));
+    }
+    for _ in 0..2 {
+        let public = base64(&(0..32).map(|_| rng.next() as u8).collect::<Vec<u8>>());
+        out.push((
+            "public",
+            format!(
+                "$ sudo wg show\ninterface: wg0\n  public key: {public}\n  private key: (hidden)\n  listening port: 51820"
+            ),
+        ));
+        let peer = base64(&(0..32).map(|_| rng.next() as u8).collect::<Vec<u8>>());
+        out.push((
+            "public",
+            format!(
+                "[Peer]\nPublicKey = {peer}\nAllowedIPs = 10.8.0.2/32\nEndpoint = vpn.example.com:51820"
+            ),
+        ));
+    }
+    // Secret-fetching commands that failed, in every transcript shape.
+    let failed: &[(&str, &str)] = &[
+        (
+            "cat config/master.key",
+            "cat: config/master.key: No such file or directory",
+        ),
+        (
+            "op read op://Production/Postgres/password",
+            "[ERROR] 2025/03/04 10:22:31 could not read secret 'op://Production/Postgres/password': error initializing client: account is not signed in",
+        ),
+        (
+            "vault kv get -field=password secret/prod/db",
+            "No value found at secret/data/prod/db",
+        ),
+        (
+            "kubectl get secret db-credentials -o jsonpath='{.data.password}' | base64 -d",
+            "Error from server (NotFound): secrets \"db-credentials\" not found",
+        ),
+        ("printenv DB_PASSWORD", ""),
+        (
+            "gcloud secrets versions access latest --secret=webhook-signing-key",
+            "ERROR: (gcloud.secrets.versions.access) NOT_FOUND: Secret [projects/123456789012/secrets/webhook-signing-key] not found or has no versions.",
+        ),
+        (
+            "php artisan key:generate --show",
+            "Could not open input file: artisan",
+        ),
+    ];
+    for (i, (cmd, output)) in failed.iter().enumerate() {
+        for k in 0..2 {
+            out.push(("commands", transcript(i + k * 3, cmd, output, 1)));
+        }
+    }
+    // Commands that print hex and base64 that is not secret.
+    for i in 0..14 {
+        let (cmd, output) = match i % 7 {
+            0 => ("git rev-parse HEAD".to_string(), rng.string(HEX, 40)),
+            1 => (
+                "sha256sum dist/app.tar.gz".to_string(),
+                format!("{}  dist/app.tar.gz", rng.string(HEX, 64)),
+            ),
+            2 => (
+                "md5sum package-lock.json".to_string(),
+                format!("{}  package-lock.json", rng.string(HEX, 32)),
+            ),
+            3 => ("git log -1 --format=%H".to_string(), rng.string(HEX, 40)),
+            4 => (
+                "docker inspect --format '{{.Id}}' acme/api:latest".to_string(),
+                format!("sha256:{}", rng.string(HEX, 64)),
+            ),
+            5 => (
+                "npm view lodash dist.shasum".to_string(),
+                rng.string(HEX, 40),
+            ),
+            _ => (
+                "openssl dgst -sha256 -binary dist/app.js | base64".to_string(),
+                base64(&(0..32).map(|_| rng.next() as u8).collect::<Vec<u8>>()),
+            ),
+        };
+        out.push(("tool_output", transcript(i * 2, &cmd, &output, 0)));
+    }
+    for _ in 0..3 {
+        let n = rng.range(1_000_000, 999_999_999);
+        out.push((
+            "ids",
+            format!(
+                "\"node_id\": \"{}\", \"full_name\": \"acme/api\"",
+                base64(format!("010:Repository{n}").as_bytes())
+            ),
+        ));
+        out.push((
+            "ids",
+            format!(
+                "\"login\": \"octocat\", \"node_id\": \"{}\"",
+                base64(format!("04:User{n}").as_bytes())
+            ),
+        ));
+        let id = format!("1{}", rng.string(DIGITS, 18));
+        out.push((
+            "ids",
+            format!("{{\"id\": \"{id}\", \"username\": \"acme-helper\", \"bot\": true}}"),
+        ));
+        out.push((
+            "cookies",
+            format!(
+                "Cookie: _ga=GA1.1.{}.{}; _gid=GA1.2.{}.{}",
+                rng.string(DIGITS, 10),
+                rng.string(DIGITS, 10),
+                rng.string(DIGITS, 9),
+                rng.string(DIGITS, 10)
+            ),
+        ));
+    }
+    out
+}
+
 /// The whole negative corpus (deterministic).
 pub fn all() -> Vec<Negative> {
     let mut rng = Rng::new(0x0DDB_A115_2025);
@@ -606,6 +1244,11 @@ pub fn all() -> Vec<Negative> {
     }));
     out.extend(
         generated(&mut rng)
+            .into_iter()
+            .map(|(category, text)| Negative { category, text }),
+    );
+    out.extend(
+        generated_public(&mut rng)
             .into_iter()
             .map(|(category, text)| Negative { category, text }),
     );

@@ -1212,16 +1212,1793 @@ fn webhooks_and_pairs(rng: &mut Rng, out: &mut Vec<Positive>) {
             text: format!("[default]\naws_access_key_id = {id}\naws_secret_access_key = {secret}\nregion = eu-west-1\n"),
             secrets: vec![id, secret],
         });
-        let dsn_key = rng.string(HEX, 32);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Commands, printed key material, configs and formats as coding agents log
+// them.
+
+const B58: &str = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+const UPPER_HEX: &str = "0123456789ABCDEF";
+const MIXED_HEX: &str = "0123456789abcdefABCDEF";
+/// PHP session ids (5 bits per character).
+const PHP_SID: &str = "0123456789abcdefghijklmnopqrstuv";
+const SALESFORCE: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._";
+/// Words from the BIP-39 English list.
+const BIP39: &[&str] = &[
+    "abandon", "ability", "absorb", "access", "acoustic", "actress", "adapt", "advice", "afford",
+    "airport", "alcohol", "alpha", "amateur", "anchor", "ankle", "antique", "april", "arctic",
+    "artefact", "asthma", "auction", "avocado", "awkward", "banana", "cactus", "dolphin", "eagle",
+    "fabric", "galaxy", "harvest", "jungle", "kitchen", "lemon", "marble", "napkin", "orange",
+    "pencil", "quantum", "rabbit", "salmon", "tomato", "umbrella", "velvet", "walnut", "yellow",
+    "zebra", "october", "guitar", "ripple", "sunset", "tissue", "voyage", "wisdom", "crystal",
+];
+
+fn random_bytes(rng: &mut Rng, n: usize) -> Vec<u8> {
+    (0..n).map(|_| rng.next() as u8).collect()
+}
+
+/// Base64 of `n` random bytes (what `openssl rand -base64 n` prints).
+fn random_b64(rng: &mut Rng, n: usize) -> String {
+    let bytes = random_bytes(rng, n);
+    base64(&bytes)
+}
+
+/// Base64 with `+`, `/` and `=` percent-encoded, as in a cookie value.
+fn pct_b64(s: &str) -> String {
+    s.replace('+', "%2B")
+        .replace('/', "%2F")
+        .replace('=', "%3D")
+}
+
+fn eth_key(rng: &mut Rng) -> String {
+    rng.string(HEX, 64)
+}
+
+fn eth_address(rng: &mut Rng) -> String {
+    format!("0x{}", rng.string(MIXED_HEX, 40))
+}
+
+fn mnemonic(rng: &mut Rng) -> String {
+    (0..12)
+        .map(|_| *rng.pick(BIP39))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn ngrok_token(rng: &mut Rng) -> String {
+    format!(
+        "{}{}_{}",
+        rng.string("123456789", 1),
+        rng.string(ALNUM, 26),
+        rng.string(ALNUM, 21)
+    )
+}
+
+fn age_secret(rng: &mut Rng) -> String {
+    format!("AGE-SECRET-KEY-1{}", rng.string(BECH32, 58))
+}
+
+fn age_public(rng: &mut Rng) -> String {
+    format!("age1{}", rng.string(&BECH32.to_lowercase(), 58))
+}
+
+/// A Discord bot token: the base64url bot id, a timestamp part, an HMAC.
+fn discord_token(rng: &mut Rng) -> String {
+    let n = rng.range(17, 18);
+    let id = format!("1{}", rng.string(DIGITS, n));
+    format!(
+        "{}.{}.{}",
+        base64url(id.as_bytes()),
+        rng.string(URL, 6),
+        rng.string(URL, 38)
+    )
+}
+
+/// Splits a shell command into words, quotes removed, up to the first pipe,
+/// redirection or `&&` (for argv contexts).
+fn shell_words(cmd: &str) -> Vec<String> {
+    let mut head = cmd;
+    for stop in [" | ", " > ", " < ", " && ", " 2>"] {
+        if let Some(i) = head.find(stop) {
+            head = &head[..i];
+        }
+    }
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut in_word = false;
+    for c in head.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => cur.push(c),
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                in_word = true;
+            }
+            None if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            None => {
+                cur.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(cur);
+    }
+    words
+}
+
+/// A command (and its output) where agents write or run it (12 styles).
+fn command_text(style: usize, cmd: &str, output: &str) -> String {
+    let argv = || {
+        shell_words(cmd)
+            .iter()
+            .map(|w| json_string(w))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match style % 12 {
+        0 => transcript(0, cmd, output, 0),
+        1 => codex_call(cmd, style / 12),
+        2 => transcript(1, cmd, output, 0),
+        3 => claude_bash(cmd, output),
+        4 => format!(
+            "#!/usr/bin/env bash\nset -euo pipefail\n\necho \"==> syncing\"\n{cmd}\necho done\n"
+        ),
+        5 => format!(
+            "    steps:\n      - uses: actions/checkout@v4\n      - name: Deploy\n        run: |\n          {cmd}\n"
+        ),
+        6 if style % 24 < 12 => format!("FROM debian:bookworm-slim\nRUN {cmd}\n"),
+        6 => format!(".PHONY: deploy\ndeploy:\n\t{cmd}\n"),
+        7 => format!(
+            "import subprocess\n\nresult = subprocess.run([{}], capture_output=True, text=True, check=True)\nprint(result.stdout)\n",
+            argv()
+        ),
+        8 if output.is_empty() => {
+            format!("Can you check why `{cmd}` hangs on our staging box? It worked yesterday.")
+        }
+        8 => format!("When I run `{cmd}` I get:\n\n```\n{output}\n```\nWhat am I doing wrong?"),
+        9 => transcript(2, cmd, output, 0),
+        10 => transcript(6, cmd, output, 0),
+        _ => format!(
+            "\tcmd := exec.Command({})\n\tout, err := cmd.CombinedOutput()\n\tif err != nil {{\n\t\tlog.Fatalf(\"%s: %v\", out, err)\n\t}}",
+            argv()
+        ),
+    }
+}
+
+/// Builds one command: the command line, what it printed, its secrets.
+type CmdGen = fn(&mut Rng) -> (String, String, Vec<String>);
+
+const WGET_OUT: &str = "Resolving repo.example.com (repo.example.com)... 10.0.4.12\nConnecting to repo.example.com (repo.example.com)|10.0.4.12|:443... connected.\nHTTP request sent, awaiting response... 200 OK\nLength: 18234567 (17M) [application/octet-stream]\nSaving to: 'app-1.4.2.tar.gz'\n\napp-1.4.2.tar.gz  100%[===================>]  17.39M  41.2MB/s    in 0.4s";
+const MYSQL_OUT: &str = "mysql: [Warning] Using a password on the command line interface can be insecure.\n+--------------------+\n| Database           |\n+--------------------+\n| information_schema |\n| shop               |\n+--------------------+";
+const REDIS_OUT: &str = "Warning: Using a password with '-a' or '-u' option on the command line interface may not be safe.\n# Keyspace\ndb0:keys=1532,expires=12,avg_ttl=0";
+const DOCKER_OUT: &str =
+    "WARNING! Using --password via the CLI is insecure. Use --password-stdin.\nLogin Succeeded";
+
+/// Secrets passed as command-line arguments.
+const CLI_ARGS: &[(&str, CmdGen)] = &[
+    ("wget_password", |r| {
+        let p = password(r);
+        let cmd = match r.below(4) {
+            0 => format!(
+                "wget --user=deploy --password='{p}' https://repo.example.com/releases/app-1.4.2.tar.gz"
+            ),
+            1 => format!(
+                "wget --user admin --password {p} -O status.json https://nexus.example.com/service/rest/v1/status"
+            ),
+            2 => format!(
+                "wget -q --http-user=ci --http-password={p} -r -np -nH https://artifacts.example.com/builds/latest/"
+            ),
+            _ => format!(
+                "wget --ftp-user=backup --ftp-password=\"{p}\" ftp://ftp.example.com/dumps/shop.sql.gz"
+            ),
+        };
+        (cmd, WGET_OUT.into(), vec![p])
+    }),
+    ("curl_user", |r| {
+        let p = password(r);
+        let (cmd, out) = match r.below(4) {
+            0 => (
+                format!(
+                    "curl -fsSL -u admin:{p} https://jenkins.example.com/job/api/lastBuild/api/json"
+                ),
+                "{\"_class\":\"hudson.model.FreeStyleBuild\",\"number\":412,\"result\":\"SUCCESS\"}",
+            ),
+            1 => (
+                format!(
+                    "curl -u \"deploy:{p}\" -X PUT --upload-file target/app-1.0.jar https://nexus.example.com/repository/maven-releases/com/acme/app/1.0/app-1.0.jar"
+                ),
+                "",
+            ),
+            2 => (
+                format!(
+                    "curl --user elastic:'{p}' -k \"https://localhost:9200/_cluster/health?pretty\""
+                ),
+                "{\n  \"cluster_name\" : \"docker-cluster\",\n  \"status\" : \"green\",\n  \"number_of_nodes\" : 1\n}",
+            ),
+            _ => (
+                format!(
+                    "curl -su 'svc_ci:{p}' https://api.bitbucket.org/2.0/repositories/acme?pagelen=50 | jq '.values[].slug'"
+                ),
+                "\"api\"\n\"web\"\n\"infra\"",
+            ),
+        };
+        (cmd, out.into(), vec![p])
+    }),
+    ("curl_proxy_user", |r| {
+        let p = password(r);
+        let cmd = match r.below(3) {
+            0 => format!(
+                "curl -x http://proxy.corp.example.com:3128 --proxy-user jdoe:{p} https://pypi.org/simple/requests/"
+            ),
+            1 => format!("curl --proxy http://10.0.0.1:8080 -U 'jdoe:{p}' -I https://github.com"),
+            _ => format!(
+                "curl --proxy-ntlm --proxy-user \"CORP\\\\svc_build:{p}\" -x proxy.corp:8080 -O https://nodejs.org/dist/v20.11.1/node-v20.11.1-linux-x64.tar.xz"
+            ),
+        };
+        (
+            cmd,
+            "HTTP/1.1 200 Connection established\n\nHTTP/2 200\ncontent-type: text/html".into(),
+            vec![p],
+        )
+    }),
+    ("docker_login", |r| match r.below(3) {
+        0 => {
+            let p = password(r);
+            (
+                format!("docker login -u deploy -p {p} registry.example.com"),
+                DOCKER_OUT.into(),
+                vec![p],
+            )
+        }
+        1 => {
+            let p = password(r);
+            (
+                format!("docker login --username ci-bot --password '{p}' harbor.example.com"),
+                DOCKER_OUT.into(),
+                vec![p],
+            )
+        }
+        _ => {
+            let t = format!("eyJwYXlsb2FkIjoi{}", r.string(B64, 380));
+            (
+                format!("docker login -u AWS -p {t} 123456789012.dkr.ecr.us-east-1.amazonaws.com"),
+                DOCKER_OUT.into(),
+                vec![t],
+            )
+        }
+    }),
+    ("podman_login", |r| {
+        let p = password(r);
+        let cmd = match r.below(4) {
+            0 => format!("podman login -u bot -p {p} quay.io"),
+            1 => format!("podman login --username=svc-pull --password={p} registry.redhat.io"),
+            2 => format!("buildah login -u ci -p '{p}' registry.gitlab.example.com"),
+            _ => format!(
+                "skopeo copy --src-creds ci:{p} docker://registry.example.com/api:1.4 docker-archive:api.tar"
+            ),
+        };
+        (cmd, "Login Succeeded!".into(), vec![p])
+    }),
+    ("mysql_p", |r| {
+        let p = password(r);
+        let cmd = match r.below(5) {
+            0 => format!("mysql -uroot -p{p} -e \"SHOW DATABASES;\""),
+            1 => format!("mysql -h 127.0.0.1 -P 3306 -uapp -p'{p}' shop < migrations/001_init.sql"),
+            2 => format!("mysql --user=root --password={p} -h db -e 'SELECT VERSION();'"),
+            3 => format!("docker exec -i mysql8 mysql -uroot -p{p} shop < dump.sql"),
+            _ => format!("mysqladmin -uroot -p\"{p}\" status"),
+        };
+        (cmd, MYSQL_OUT.into(), vec![p])
+    }),
+    ("mysqldump_p", |r| {
+        let p = password(r);
+        let cmd = match r.below(3) {
+            0 => format!("mysqldump -uroot -p{p} --single-transaction --routines shop > shop.sql"),
+            1 => format!(
+                "mysqldump -h db.internal -u backup -p'{p}' --all-databases | gzip > all-$(date +%F).sql.gz"
+            ),
+            _ => format!("docker exec db mysqldump -u root --password={p} shop > backup.sql"),
+        };
+        (
+            cmd,
+            "mysqldump: [Warning] Using a password on the command line interface can be insecure."
+                .into(),
+            vec![p],
+        )
+    }),
+    ("redis_cli_a", |r| {
+        let p = password(r);
+        match r.below(4) {
+            0 => (
+                format!("redis-cli -h redis.internal -p 6379 -a '{p}' INFO keyspace"),
+                REDIS_OUT.into(),
+                vec![p],
+            ),
+            1 => (
+                format!(
+                    "redis-cli -h master.cache.abc123.use1.cache.amazonaws.com --tls -a {p} --no-auth-warning KEYS 'session:*'"
+                ),
+                "1) \"session:9f2c\"\n2) \"session:a81e\"".into(),
+                vec![p],
+            ),
+            2 => (
+                format!("redis-cli --user app --pass {p} -n 2 DBSIZE"),
+                "(integer) 4211".into(),
+                vec![p],
+            ),
+            _ => (
+                "redis-cli -h cache".into(),
+                format!("cache:6379> AUTH {p}\nOK\ncache:6379> PING\nPONG"),
+                vec![p],
+            ),
+        }
+    }),
+    ("mongosh_p", |r| {
+        let p = password(r);
+        let cmd = match r.below(4) {
+            0 => format!(
+                "mongosh \"mongodb://db.internal:27017/shop\" -u admin -p '{p}' --authenticationDatabase admin"
+            ),
+            1 => format!("mongo --username root --password {p} --eval 'db.stats()'"),
+            2 => format!(
+                "mongodump --host db --port 27017 -u backup -p {p} --authenticationDatabase admin --out /backups/nightly"
+            ),
+            _ => format!("mongosh --host db --port 27017 --username app --password={p} shop"),
+        };
+        (
+            cmd,
+            "Current Mongosh Log ID:\t65e5a1f0c2a4d1b8e7f3c901\nConnecting to:\t\tmongodb://<credentials>@db.internal:27017/shop\nUsing MongoDB:\t\t7.0.5".into(),
+            vec![p],
+        )
+    }),
+    ("sshpass", |r| {
+        let p = password(r);
+        let cmd = match r.below(3) {
+            0 => format!("sshpass -p '{p}' ssh -o StrictHostKeyChecking=no root@10.0.3.7 uptime"),
+            1 => {
+                format!("sshpass -p {p} scp -P 2222 build.tar.gz deploy@bastion.example.com:/tmp/")
+            }
+            _ => format!("sshpass -p\"{p}\" rsync -avz -e ssh dist/ www@web01:/var/www/html/"),
+        };
+        (
+            cmd,
+            " 10:22:31 up 41 days,  3:12,  0 users,  load average: 0.08, 0.03, 0.01".into(),
+            vec![p],
+        )
+    }),
+    ("ldapsearch_w", |r| {
+        let p = password(r);
+        let cmd = match r.below(3) {
+            0 => format!(
+                "ldapsearch -x -H ldap://ldap.corp.example.com -D \"cn=admin,dc=example,dc=com\" -w '{p}' -b \"dc=example,dc=com\" \"(uid=jdoe)\""
+            ),
+            1 => format!("ldapadd -x -D cn=admin,dc=example,dc=org -w {p} -f users.ldif"),
+            _ => format!(
+                "ldapwhoami -x -H ldaps://dc01.corp.local -D 'svc_ldap@corp.local' -w \"{p}\""
+            ),
+        };
+        (
+            cmd,
+            "# extended LDIF\n#\n# LDAPv3\n# search result\nsearch: 2\nresult: 0 Success".into(),
+            vec![p],
+        )
+    }),
+    ("sqlcmd_P", |r| {
+        let p = password(r);
+        let cmd = match r.below(3) {
+            0 => format!(
+                "sqlcmd -S localhost,1433 -U sa -P '{p}' -Q \"SELECT name FROM sys.databases\""
+            ),
+            1 => format!(
+                "docker exec -it mssql /opt/mssql-tools18/bin/sqlcmd -S localhost -U sa -P \"{p}\" -C -i init.sql"
+            ),
+            _ => format!("bcp shop.dbo.orders out orders.csv -S db -U sa -P {p} -c"),
+        };
+        (
+            cmd,
+            "name\n--------------------\nmaster\ntempdb\nmodel\nmsdb\nshop\n\n(5 rows affected)"
+                .into(),
+            vec![p],
+        )
+    }),
+    ("htpasswd_b", |r| {
+        let p = password(r);
+        match r.below(4) {
+            0 => (
+                format!("htpasswd -bc /etc/nginx/.htpasswd admin {p}"),
+                "Adding password for user admin".into(),
+                vec![p],
+            ),
+            1 => {
+                let hash = format!("$apr1${}${}", r.string(ALNUM, 8), r.string(ALNUM, 22));
+                (
+                    format!("htpasswd -nb grafana '{p}'"),
+                    format!("grafana:{hash}\n"),
+                    vec![p],
+                )
+            }
+            2 => (
+                format!("htpasswd -Bbn ci {p} >> auth/htpasswd"),
+                String::new(),
+                vec![p],
+            ),
+            _ => (
+                format!("docker run --rm httpd:2.4 htpasswd -Bbn registry \"{p}\" > auth/htpasswd"),
+                String::new(),
+                vec![p],
+            ),
+        }
+    }),
+    ("keytool_storepass", |r| {
+        let (a, b) = (password(r), password(r));
+        match r.below(4) {
+            0 => (
+                format!(
+                    "keytool -genkeypair -alias app -keyalg RSA -keysize 2048 -validity 365 -keystore keystore.jks -storepass {a} -keypass {b} -dname \"CN=app.example.com, O=Acme\""
+                ),
+                String::new(),
+                vec![a, b],
+            ),
+            1 => (
+                format!(
+                    "keytool -importcert -noprompt -alias corp-ca -file corp-ca.crt -keystore truststore.jks -storepass '{a}'"
+                ),
+                "Certificate was added to keystore".into(),
+                vec![a],
+            ),
+            2 => (
+                format!(
+                    "keytool -list -v -keystore app.p12 -storetype PKCS12 -storepass {a} | head -5"
+                ),
+                "Keystore type: PKCS12\nKeystore provider: SUN\n\nYour keystore contains 1 entry".into(),
+                vec![a],
+            ),
+            _ => (
+                format!(
+                    "keytool -importkeystore -srckeystore server.p12 -srcstoretype PKCS12 -srcstorepass {a} -destkeystore server.jks -deststorepass {b}"
+                ),
+                "Importing keystore server.p12 to server.jks...\nEntry for alias 1 successfully imported.".into(),
+                vec![a, b],
+            ),
+        }
+    }),
+    ("7z_p", |r| {
+        let p = password(r);
+        let cmd = match r.below(3) {
+            0 => format!("7z a -p{p} -mhe=on backup.7z ./secrets/"),
+            1 => format!("7z x -p{p} backup-2025-03-01.7z -o./restore"),
+            _ => format!("7za a -tzip -p'{p}' -mem=AES256 export.zip reports/"),
+        };
+        (
+            cmd,
+            "7-Zip [64] 16.02 : Copyright (c) 1999-2016 Igor Pavlov : 2016-05-21\n\nScanning the drive:\n1 folder, 4 files, 18231 bytes (18 KiB)\n\nEverything is Ok".into(),
+            vec![p],
+        )
+    }),
+    ("zip_P", |r| {
+        let p = password(r);
+        let cmd = match r.below(3) {
+            0 => format!("zip -P {p} -r reports.zip reports/"),
+            1 => format!("zip --password '{p}' customers.zip customers.csv"),
+            _ => format!("unzip -P {p} -o reports.zip -d /tmp/reports"),
+        };
+        (
+            cmd,
+            "  adding: reports/ (stored 0%)\n  adding: reports/q1.csv (deflated 71%)".into(),
+            vec![p],
+        )
+    }),
+    ("smbclient_U", |r| {
+        let p = password(r);
+        let cmd = match r.below(4) {
+            0 => format!("smbclient //fileserver/share -U 'jdoe%{p}' -c 'ls'"),
+            1 => format!("smbclient -L //10.0.0.4 -U admin%{p}"),
+            2 => format!("smbclient '//nas.local/backup' -U 'CORP/svc_backup%{p}' -c 'put db.bak'"),
+            _ => format!(
+                "sudo mount -t cifs //nas/backup /mnt/backup -o username=svc_backup,password={p},vers=3.0"
+            ),
+        };
+        (
+            cmd,
+            "  .                                   D        0  Tue Mar  4 10:22:31 2025\n  ..                                  D        0  Mon Mar  3 09:00:00 2025".into(),
+            vec![p],
+        )
+    }),
+    ("ngrok_authtoken", |r| {
+        let t = ngrok_token(r);
+        match r.below(4) {
+            0 => (
+                format!("ngrok config add-authtoken {t}"),
+                "Authtoken saved to configuration file: /home/dev/.config/ngrok/ngrok.yml".into(),
+                vec![t],
+            ),
+            1 => (
+                format!("ngrok authtoken {t}"),
+                "Authtoken saved to configuration file: /Users/dev/.ngrok2/ngrok.yml".into(),
+                vec![t],
+            ),
+            2 => (
+                format!("ngrok http 3000 --authtoken {t}"),
+                "Forwarding    https://4f2a-203-0-113-7.ngrok-free.app -> http://localhost:3000"
+                    .into(),
+                vec![t],
+            ),
+            _ => (
+                format!(
+                    "docker run --net=host -it -e NGROK_AUTHTOKEN={t} ngrok/ngrok:latest http 8080"
+                ),
+                String::new(),
+                vec![t],
+            ),
+        }
+    }),
+    ("cast_private_key", |r| {
+        let k = eth_key(r);
+        let (to, from) = (eth_address(r), eth_address(r));
+        match r.below(3) {
+            0 => (
+                format!(
+                    "cast send {to} \"transfer(address,uint256)\" {from} 1000000 --rpc-url $SEPOLIA_RPC_URL --private-key 0x{k}"
+                ),
+                format!(
+                    "blockNumber          5432101\nstatus               1 (success)\nfrom                 {from}"
+                ),
+                vec![k],
+            ),
+            1 => (
+                format!("cast wallet address --private-key 0x{k}"),
+                from,
+                vec![k],
+            ),
+            _ => (
+                format!(
+                    "cast send --private-key {k} --rpc-url http://127.0.0.1:8545 {to} --value 1ether"
+                ),
+                String::new(),
+                vec![k],
+            ),
+        }
+    }),
+    ("forge_private_key", |r| {
+        let k = eth_key(r);
+        let cmd = match r.below(2) {
+            0 => format!(
+                "forge script script/Deploy.s.sol:DeployScript --rpc-url sepolia --broadcast --verify --private-key {k}"
+            ),
+            _ => format!(
+                "forge create src/Token.sol:Token --rpc-url http://localhost:8545 --private-key 0x{k} --constructor-args \"Acme\" \"ACM\""
+            ),
+        };
+        (
+            cmd,
+            "[⠊] Compiling...\nNo files changed, compilation skipped\nScript ran successfully."
+                .into(),
+            vec![k],
+        )
+    }),
+    ("mnemonic_flag", |r| {
+        let m = mnemonic(r);
+        let cmd = match r.below(3) {
+            0 => format!("anvil --mnemonic \"{m}\" --accounts 5 --port 8545"),
+            1 => format!("cast wallet address --mnemonic \"{m}\" --mnemonic-index 0"),
+            _ => format!("npx ganache-cli --mnemonic '{m}' -p 8545 -i 1337"),
+        };
+        (cmd, "Listening on 127.0.0.1:8545".into(), vec![m])
+    }),
+    ("gh_secret_body", |r| match r.below(3) {
+        0 => {
+            let t = format!("npm_{}", checksummed(r));
+            (
+                format!("gh secret set NPM_TOKEN --body \"{t}\""),
+                "✓ Set Actions secret NPM_TOKEN for acme/web".into(),
+                vec![t],
+            )
+        }
+        1 => {
+            let p = password(r);
+            (
+                format!("gh secret set DB_PASSWORD --body '{p}' --repo acme/api"),
+                "✓ Set Actions secret DB_PASSWORD for acme/api".into(),
+                vec![p],
+            )
+        }
+        _ => {
+            let t = r.string(URL, 40);
+            (
+                format!("gh secret set DEPLOY_KEY -b\"{t}\" --env production"),
+                "✓ Set Actions secret DEPLOY_KEY for acme/api".into(),
+                vec![t],
+            )
+        }
+    }),
+    ("fly_secrets_set", |r| match r.below(3) {
+        0 => {
+            let p = password(r);
+            (
+                format!("fly secrets set DB_PASSWORD={p} -a acme-api"),
+                "Updating existing machines in 'acme-api' with rolling strategy\n✔ [1/2] Machine 148ed193b95789 [app] update succeeded".into(),
+                vec![p],
+            )
+        }
+        1 => {
+            let (k, w) = (r.string(HEX, 128), format!("whsec_{}", r.string(ALNUM, 32)));
+            (
+                format!("flyctl secrets set SECRET_KEY_BASE={k} STRIPE_WEBHOOK_SECRET={w}"),
+                "Secrets are staged for the first deployment".into(),
+                vec![k, w],
+            )
+        }
+        _ => {
+            let p = password(r);
+            (
+                format!(
+                    "fly secrets set DATABASE_URL=\"postgres://app:{p}@acme-db.flycast:5432/app?sslmode=disable\""
+                ),
+                String::new(),
+                vec![p],
+            )
+        }
+    }),
+    ("heroku_config_set", |r| match r.below(3) {
+        0 => {
+            let k = r.string(HEX, 128);
+            (
+                format!("heroku config:set SECRET_KEY_BASE={k} -a acme-web"),
+                format!(
+                    "Setting SECRET_KEY_BASE and restarting ⬢ acme-web... done, v42\nSECRET_KEY_BASE: {k}"
+                ),
+                vec![k],
+            )
+        }
+        1 => {
+            let p = password(r);
+            (
+                format!("heroku config:set DATABASE_PASSWORD='{p}' RAILS_ENV=production"),
+                format!(
+                    "Setting DATABASE_PASSWORD, RAILS_ENV and restarting ⬢ acme-web... done, v43\nDATABASE_PASSWORD: {p}\nRAILS_ENV:         production"
+                ),
+                vec![p],
+            )
+        }
+        _ => {
+            let k = r.string(HEX, 128);
+            (
+                "heroku config -a acme-web".into(),
+                format!(
+                    "=== acme-web Config Vars\nLANG:            en_US.UTF-8\nRACK_ENV:        production\nSECRET_KEY_BASE: {k}"
+                ),
+                vec![k],
+            )
+        }
+    }),
+];
+
+fn cli_args(rng: &mut Rng, out: &mut Vec<Positive>) {
+    for (i, (kind, make)) in CLI_ARGS.iter().enumerate() {
+        for k in 0..4 {
+            let (cmd, output, secrets) = make(rng);
+            out.push(Positive {
+                family: "cli_args",
+                kind,
+                text: command_text(i * 5 + k * 7, &cmd, &output),
+                secrets,
+            });
+        }
+    }
+}
+
+/// Wallet keys in files and code (no command around them).
+fn wallet_files(rng: &mut Rng, out: &mut Vec<Positive>) {
+    for i in 0..10 {
+        let k = eth_key(rng);
+        let text = match i % 5 {
+            0 => format!(
+                "# .env\nPRIVATE_KEY=0x{k}\nSEPOLIA_RPC_URL=https://ethereum-sepolia-rpc.publicnode.com\nCHAIN_ID=11155111\n"
+            ),
+            1 => format!("$ cat .env\nDEPLOYER_PRIVATE_KEY={k}\nETHERSCAN_VERIFY=true\n$ "),
+            2 => format!(
+                "const config: HardhatUserConfig = {{\n  solidity: \"0.8.24\",\n  networks: {{\n    sepolia: {{\n      url: \"https://rpc.sepolia.org\",\n      accounts: [\"0x{k}\"],\n    }},\n  }},\n}};"
+            ),
+            3 => format!(
+                "from web3 import Web3, Account\n\nacct = Account.from_key(\"0x{k}\")\nprint(acct.address)\n"
+            ),
+            _ => format!(
+                "const provider = new ethers.JsonRpcProvider(RPC_URL);\nconst wallet = new ethers.Wallet(\"0x{k}\", provider);"
+            ),
+        };
+        out.push(Positive {
+            family: "crypto",
+            kind: "eth_private_key_file",
+            text,
+            secrets: vec![k],
+        });
+    }
+    for i in 0..8 {
+        let m = mnemonic(rng);
+        let text = match i % 4 {
+            0 => format!("MNEMONIC=\"{m}\"\nINFURA_PROJECT_ID=demo\n"),
+            1 => format!(
+                "networks: {{\n  hardhat: {{\n    accounts: {{ mnemonic: \"{m}\" }},\n  }},\n}},"
+            ),
+            2 => format!("export SEED_PHRASE='{m}'\nnpm run deploy:testnet"),
+            _ => format!("const wallet = ethers.Wallet.fromPhrase(\"{m}\");"),
+        };
+        out.push(Positive {
+            family: "crypto",
+            kind: "mnemonic_file",
+            text,
+            secrets: vec![m],
+        });
+    }
+    for i in 0..8 {
+        let a = age_secret(rng);
+        let public = age_public(rng);
+        let keys = format!("# created: 2025-03-04T10:22:31+01:00\n# public key: {public}\n{a}");
+        let text = match i % 8 {
+            0 => a.clone(),
+            1 => transcript(0, "age-keygen", &keys, 0),
+            2 => transcript(1, "cat ~/.config/sops/age/keys.txt", &keys, 0),
+            3 => format!("SOPS_AGE_KEY={a}\n"),
+            4 => format!(
+                "      - name: Decrypt secrets\n        env:\n          SOPS_AGE_KEY: {a}\n        run: sops -d secrets.enc.yaml > secrets.yaml"
+            ),
+            5 => transcript(3, "age-keygen -o key.txt && cat key.txt", &keys, 0),
+            6 => format!("$ echo \"{a}\" | age -d -i - secrets.tar.age > secrets.tar"),
+            _ => format!("Here's the key from my laptop, I'll rotate it after the demo:\n\n{a}\n"),
+        };
+        out.push(Positive {
+            family: "crypto",
+            kind: "age_secret_key",
+            text,
+            secrets: vec![a],
+        });
+    }
+}
+
+/// Commands whose output is a secret.
+const PRINTED: &[(&str, CmdGen)] = &[
+    ("rails_master_key", |r| {
+        let k = r.string(HEX, 32);
+        ("cat config/master.key".into(), k.clone(), vec![k])
+    }),
+    ("rails_credentials_key", |r| {
+        let k = r.string(HEX, 32);
+        let cmd = match r.below(2) {
+            0 => "cat config/credentials/production.key",
+            _ => "cat config/credentials/staging.key",
+        };
+        (cmd.into(), k.clone(), vec![k])
+    }),
+    ("laravel_app_key", |r| {
+        let k = random_b64(r, 32);
+        (
+            "php artisan key:generate --show".into(),
+            format!("base64:{k}"),
+            vec![k],
+        )
+    }),
+    ("openssl_rand_hex", |r| {
+        let n = *r.pick(&[16usize, 32, 32, 64]);
+        let k = r.string(HEX, n * 2);
+        (format!("openssl rand -hex {n}"), k.clone(), vec![k])
+    }),
+    ("openssl_rand_base64", |r| {
+        let n = *r.pick(&[32usize, 48, 64]);
+        let k = random_b64(r, n);
+        (format!("openssl rand -base64 {n}"), k.clone(), vec![k])
+    }),
+    ("python_secrets", |r| match r.below(2) {
+        0 => {
+            let k = r.string(URL, 43);
+            (
+                "python3 -c \"import secrets; print(secrets.token_urlsafe(32))\"".into(),
+                k.clone(),
+                vec![k],
+            )
+        }
+        _ => {
+            let k = r.string(HEX, 64);
+            (
+                "python -c 'import secrets; print(secrets.token_hex(32))'".into(),
+                k.clone(),
+                vec![k],
+            )
+        }
+    }),
+    ("node_random_bytes", |r| {
+        let k = random_b64(r, 32);
+        (
+            "node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\"".into(),
+            k.clone(),
+            vec![k],
+        )
+    }),
+    ("wg_genkey", |r| {
+        let k = random_b64(r, 32);
+        let cmd = match r.below(2) {
+            0 => "wg genkey",
+            _ => "wg genkey | tee /etc/wireguard/privatekey",
+        };
+        (cmd.into(), k.clone(), vec![k])
+    }),
+    ("rails_secret", |r| {
+        let k = r.string(HEX, 128);
+        let cmd = *r.pick(&[
+            "bin/rails secret",
+            "rails secret",
+            "bundle exec rake secret",
+        ]);
+        (cmd.into(), k.clone(), vec![k])
+    }),
+    ("op_read", |r| {
+        let p = password(r);
+        let cmd = *r.pick(&[
+            "op read op://Production/Postgres/password",
+            "op read \"op://Engineering/AWS RDS/password\"",
+            "op item get \"Staging DB\" --fields label=password --reveal",
+        ]);
+        (cmd.into(), p.clone(), vec![p])
+    }),
+    ("printenv", |r| {
+        let p = password(r);
+        let cmd = *r.pick(&[
+            "printenv DB_PASSWORD",
+            "echo $POSTGRES_PASSWORD",
+            "printenv | grep -i pass",
+        ]);
+        let output = if cmd.contains("grep") {
+            format!("POSTGRES_PASSWORD={p}")
+        } else {
+            p.clone()
+        };
+        (cmd.into(), output, vec![p])
+    }),
+    ("vault_field", |r| {
+        let p = password(r);
+        (
+            "vault kv get -field=password secret/prod/db".into(),
+            p.clone(),
+            vec![p],
+        )
+    }),
+    ("k8s_secret_decode", |r| {
+        let p = password(r);
+        (
+            "kubectl get secret db-credentials -n prod -o jsonpath='{.data.password}' | base64 -d"
+                .into(),
+            p.clone(),
+            vec![p],
+        )
+    }),
+    ("aws_secretsmanager", |r| {
+        let p = password(r);
+        (
+            "aws secretsmanager get-secret-value --secret-id prod/shop/db --query SecretString --output text".into(),
+            format!("{{\"username\":\"shop\",\"password\":\"{p}\",\"host\":\"shop.cluster-c9x.eu-west-1.rds.amazonaws.com\",\"port\":5432}}"),
+            vec![p],
+        )
+    }),
+    ("gcloud_secret", |r| {
+        let k = r.string(URL, 40);
+        (
+            "gcloud secrets versions access latest --secret=webhook-signing-key".into(),
+            k.clone(),
+            vec![k],
+        )
+    }),
+    ("heroku_config_get", |r| {
+        let k = r.string(HEX, 128);
+        (
+            "heroku config:get SECRET_KEY_BASE -a acme-web".into(),
+            k.clone(),
+            vec![k],
+        )
+    }),
+    ("urandom_base64", |r| {
+        let k = random_b64(r, 32);
+        (
+            "head -c 32 /dev/urandom | base64".into(),
+            k.clone(),
+            vec![k],
+        )
+    }),
+];
+
+fn printed_secrets(rng: &mut Rng, out: &mut Vec<Positive>) {
+    for (i, (kind, make)) in PRINTED.iter().enumerate() {
+        for k in 0..4 {
+            let (cmd, output, secrets) = make(rng);
+            out.push(Positive {
+                family: "printed_secrets",
+                kind,
+                text: transcript(i * 3 + k * 2, &cmd, &output, 0),
+                secrets,
+            });
+        }
+    }
+}
+
+/// Connection strings and credential files outside URL syntax.
+const CONN: &[(&str, CmdGen)] = &[
+    ("oracle_jdbc_service", |r| {
+        let p = password(r);
+        let text = match r.below(4) {
+            0 => format!(
+                "spring.datasource.url=jdbc:oracle:thin:app/{p}@//db.example.com:1521/ORCLPDB1\nspring.datasource.driver-class-name=oracle.jdbc.OracleDriver"
+            ),
+            1 => format!(
+                "Connection conn = DriverManager.getConnection(\"jdbc:oracle:thin:scott/{p}@//10.0.2.15:1521/XEPDB1\");"
+            ),
+            2 => format!(
+                "datasource:\n  url: jdbc:oracle:thin:report/{p}@//oracle-prod.internal:1521/REPORTS\n  hikari:\n    maximum-pool-size: 10\n"
+            ),
+            _ => codex_call(
+                &format!(
+                    "java -jar build/libs/app.jar --spring.datasource.url='jdbc:oracle:thin:app/{p}@//db:1521/ORCL'"
+                ),
+                0,
+            ),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("oracle_jdbc_sid", |r| {
+        let p = password(r);
+        let text = match r.below(3) {
+            0 => format!("db.url=jdbc:oracle:thin:app/{p}@db01.internal:1521:ORCL"),
+            1 => format!(
+                "<property name=\"url\" value=\"jdbc:oracle:thin:batch/{p}@10.20.0.7:1521:PROD\"/>"
+            ),
+            _ => format!("ORACLE_URL=jdbc:oracle:thin:hr/{p}@localhost:1521:XE\n"),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("sqlplus", |r| {
+        let p = password(r);
+        let (cmd, output) = match r.below(4) {
+            0 => (
+                format!("sqlplus system/{p}@//localhost:1521/XEPDB1"),
+                "SQL*Plus: Release 21.0.0.0.0 - Production on Tue Mar 4 10:22:31 2025\n\nConnected to:\nOracle Database 21c Express Edition Release 21.0.0.0.0 - Production",
+            ),
+            1 => (
+                format!("sqlplus -s app/{p}@PRODDB @deploy/001_tables.sql"),
+                "Table created.\n\nTable created.",
+            ),
+            2 => (
+                format!("echo 'select 1 from dual;' | sqlplus -S hr/\"{p}\"@//db:1521/orcl"),
+                "         1\n----------\n         1",
+            ),
+            _ => (
+                format!("sqlplus 'sys/{p}@//db:1521/ORCL as sysdba'"),
+                "Connected.",
+            ),
+        };
+        (
+            transcript(r.below(7), &cmd, output, 0),
+            String::new(),
+            vec![p],
+        )
+    }),
+    ("rman_expdp", |r| {
+        let (p, q) = (password(r), password(r));
+        let (cmd, secrets) = match r.below(4) {
+            0 => (format!("rman target sys/{p}@prod"), vec![p]),
+            1 => (
+                format!("rman target sys/{p}@prod catalog rcat_owner/{q}@rcat"),
+                vec![p, q],
+            ),
+            2 => (
+                format!(
+                    "expdp system/{p}@ORCL schemas=APP directory=DATA_PUMP_DIR dumpfile=app.dmp logfile=exp.log"
+                ),
+                vec![p],
+            ),
+            _ => (
+                format!(
+                    "impdp system/{p}@//db:1521/ORCLPDB1 schemas=APP remap_schema=APP:APP_TEST dumpfile=app.dmp"
+                ),
+                vec![p],
+            ),
+        };
+        (
+            command_text(
+                r.below(12),
+                &cmd,
+                "Recovery Manager: Release 19.0.0.0.0 - Production\n\nconnected to target database: PROD (DBID=1234567890)",
+            ),
+            String::new(),
+            secrets,
+        )
+    }),
+    ("go_mysql_dsn", |r| {
+        let p = password(r);
+        let text = match r.below(6) {
+            0 => format!(
+                "db, err := sql.Open(\"mysql\", \"app:{p}@tcp(127.0.0.1:3306)/shop?parseTime=true\")\nif err != nil {{\n\tlog.Fatal(err)\n}}"
+            ),
+            1 => format!(
+                "MYSQL_DSN=app:{p}@tcp(mysql:3306)/shop?charset=utf8mb4&parseTime=True&loc=Local\n"
+            ),
+            2 => format!("\tdsn := \"root:{p}@unix(/tmp/mysql.sock)/app?parseTime=true\""),
+            3 => format!(
+                "db, err := gorm.Open(mysql.Open(\"gorm:{p}@tcp(localhost:9910)/gorm?charset=utf8&parseTime=True&loc=Local\"), &gorm.Config{{}})"
+            ),
+            4 => format!("database:\n  driver: mysql\n  dsn: \"app:{p}@tcp(db:3306)/shop\"\n"),
+            _ => format!(
+                "$ migrate -path db/migrations -database \"mysql://app:{p}@tcp(localhost:3306)/shop\" up\n1/u create_users (18.2ms)"
+            ),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("go_mysql_dsn_socket", |r| {
+        let p = password(r);
+        let text = match r.below(2) {
+            0 => format!("DB_DSN='app:{p}@unix(/var/run/mysqld/mysqld.sock)/shop'\n"),
+            _ => format!(
+                "cfg.DSN = \"wp:{p}@unix(/cloudsql/acme-prod:europe-west1:shop)/wordpress\""
+            ),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("netrc_oneline", |r| {
+        let p = password(r);
+        let text = match r.below(3) {
+            0 => format!("$ cat ~/.netrc\nmachine git.example.com login jdoe password {p}\n$ "),
+            1 => format!(
+                "echo \"machine api.example.com login ci password {p}\" >> ~/.netrc && chmod 600 ~/.netrc"
+            ),
+            _ => format!(
+                "RUN echo \"machine gitlab.example.com login gitlab-ci-token password {p}\" > /root/.netrc"
+            ),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("netrc_multiline", |r| match r.below(3) {
+        0 => {
+            let (a, b) = (uuid(r), uuid(r));
+            (
+                format!(
+                    "$ cat ~/.netrc\nmachine api.heroku.com\n  login me@example.com\n  password {a}\nmachine git.heroku.com\n  login me@example.com\n  password {b}\n"
+                ),
+                String::new(),
+                vec![a, b],
+            )
+        }
+        1 => {
+            let p = password(r);
+            (
+                transcript(
+                    1,
+                    "cat ~/.netrc",
+                    &format!("machine artifactory.example.com\nlogin deploy\npassword {p}\n"),
+                    0,
+                ),
+                String::new(),
+                vec![p],
+            )
+        }
+        _ => {
+            let p = password(r);
+            (
+                format!("machine ftp.example.com\n\tlogin backup\n\tpassword {p}\n"),
+                String::new(),
+                vec![p],
+            )
+        }
+    }),
+    ("pgpass", |r| {
+        let (p, q) = (password(r), password(r));
+        match r.below(3) {
+            0 => (
+                transcript(
+                    r.below(7),
+                    "cat ~/.pgpass",
+                    &format!("db.internal:5432:shop:app:{p}\n*:*:*:replicator:{q}"),
+                    0,
+                ),
+                String::new(),
+                vec![p, q],
+            ),
+            1 => (
+                format!(
+                    "$ echo \"localhost:5432:*:postgres:{p}\" > ~/.pgpass && chmod 600 ~/.pgpass"
+                ),
+                String::new(),
+                vec![p],
+            ),
+            _ => (
+                format!("$ cat .pgpass\n127.0.0.1:5432:analytics:readonly:{p}\n"),
+                String::new(),
+                vec![p],
+            ),
+        }
+    }),
+];
+
+fn conn_strings(rng: &mut Rng, out: &mut Vec<Positive>) {
+    for (kind, make) in CONN {
+        for _ in 0..3 {
+            let (text, _, secrets) = make(rng);
+            out.push(Positive {
+                family: "connection_strings",
+                kind,
+                text,
+                secrets,
+            });
+        }
+    }
+}
+
+/// Passwords and keys in config files, manifests and SQL.
+const CONFIGS: &[(&str, CmdGen)] = &[
+    ("xml_password", |r| {
+        let p = password(r);
+        let text = match r.below(3) {
+            0 => format!(
+                "<datasource jndi-name=\"java:/ShopDS\" pool-name=\"ShopDS\">\n    <connection-url>jdbc:postgresql://db:5432/shop</connection-url>\n    <security>\n        <user-name>app</user-name>\n        <password>{p}</password>\n    </security>\n</datasource>"
+            ),
+            1 => format!(
+                "<smtp>\n  <host>smtp.example.com</host>\n  <port>587</port>\n  <username>alerts@example.com</username>\n  <password>{p}</password>\n</smtp>"
+            ),
+            _ => transcript(
+                1,
+                "grep -n -A2 '<user>' conf/jetty-realm.xml",
+                &format!(
+                    "14:    <user>admin</user>\n15:    <password>{p}</password>\n16:    <roles>admin</roles>"
+                ),
+                0,
+            ),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("xml_dotted_password", |r| {
+        let p = password(r);
+        let text = match r.below(2) {
+            0 => format!(
+                "<properties>\n    <java.version>17</java.version>\n    <db.user>app</db.user>\n    <db.password>{p}</db.password>\n</properties>"
+            ),
+            _ => format!(
+                "<profile>\n  <id>local</id>\n  <properties>\n    <jdbc.url>jdbc:mysql://localhost:3306/shop</jdbc.url>\n    <jdbc.password>{p}</jdbc.password>\n  </properties>\n</profile>"
+            ),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("maven_settings", |r| {
+        let p = password(r);
+        let xml = format!(
+            "<settings>\n  <servers>\n    <server>\n      <id>nexus-releases</id>\n      <username>deploy</username>\n      <password>{p}</password>\n    </server>\n  </servers>\n</settings>"
+        );
+        let text = match r.below(2) {
+            0 => transcript(r.below(7), "cat ~/.m2/settings.xml", &xml, 0),
+            _ => xml,
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("dotnet_add_key", |r| match r.below(3) {
+        0 => {
+            let p = password(r);
+            (
+                format!(
+                    "<appSettings>\n    <add key=\"DbPassword\" value=\"{p}\" />\n    <add key=\"SmtpHost\" value=\"smtp.example.com\" />\n</appSettings>"
+                ),
+                String::new(),
+                vec![p],
+            )
+        }
+        1 => {
+            let t = r.string(ALNUM, 32);
+            (
+                format!("  <add key=\"ApiKey\" value=\"{t}\"/>"),
+                String::new(),
+                vec![t],
+            )
+        }
+        _ => {
+            let k = format!("{}==", r.string(B64, 86));
+            (
+                format!(
+                    "<appSettings>\n  <add key=\"StorageAccountName\" value=\"acmeprod\" />\n  <add key=\"StorageAccountKey\" value=\"{k}\" />\n</appSettings>"
+                ),
+                String::new(),
+                vec![k],
+            )
+        }
+    }),
+    ("xml_property", |r| {
+        let p = password(r);
+        let text = match r.below(4) {
+            0 => format!(
+                "<property name=\"db.user\" value=\"app\"/>\n<property name=\"db.password\" value=\"{p}\"/>"
+            ),
+            1 => format!(
+                "<bean id=\"dataSource\" class=\"com.zaxxer.hikari.HikariDataSource\">\n    <property name=\"username\" value=\"app\" />\n    <property name=\"password\" value=\"{p}\" />\n</bean>"
+            ),
+            2 => format!(
+                "<property name=\"hibernate.connection.username\">app</property>\n<property name=\"hibernate.connection.password\">{p}</property>"
+            ),
+            _ => format!(
+                "<Resource name=\"jdbc/AppDB\" auth=\"Container\" type=\"javax.sql.DataSource\"\n          username=\"app\" password=\"{p}\"\n          driverClassName=\"org.postgresql.Driver\"\n          url=\"jdbc:postgresql://db:5432/app\"/>"
+            ),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("hadoop_site_xml", |r| match r.below(3) {
+        0 => {
+            let (id, s) = (
+                format!("AKIA{}", r.string(UPPER_DIGIT, 16)),
+                r.string(B64, 40),
+            );
+            (
+                format!(
+                    "<configuration>\n  <property>\n    <name>fs.s3a.access.key</name>\n    <value>{id}</value>\n  </property>\n  <property>\n    <name>fs.s3a.secret.key</name>\n    <value>{s}</value>\n  </property>\n</configuration>"
+                ),
+                String::new(),
+                vec![id, s],
+            )
+        }
+        1 => {
+            let k = format!("{}==", r.string(B64, 86));
+            (
+                format!(
+                    "<property>\n  <name>fs.azure.account.key.acmelake.dfs.core.windows.net</name>\n  <value>{k}</value>\n</property>"
+                ),
+                String::new(),
+                vec![k],
+            )
+        }
+        _ => {
+            let p = password(r);
+            (
+                format!(
+                    "<property>\n  <name>javax.jdo.option.ConnectionPassword</name>\n  <value>{p}</value>\n</property>"
+                ),
+                String::new(),
+                vec![p],
+            )
+        }
+    }),
+    ("k8s_env_value", |r| {
+        let p = password(r);
+        let text = match r.below(4) {
+            0 => format!(
+                "        env:\n          - name: DB_HOST\n            value: postgres.prod.svc\n          - name: DB_PASSWORD\n            value: {p}\n"
+            ),
+            1 => format!("- name: DB_PASSWORD\n  value: \"{p}\"\n- name: DB_POOL\n  value: \"10\""),
+            2 => format!(
+                "    env:\n    - name: API_TOKEN\n      value: '{p}'\n    - name: LOG_LEVEL\n      value: info\n"
+            ),
+            _ => format!(
+                "$ kubectl set env deployment/api DB_PASSWORD={p} -n prod\ndeployment.apps/api env updated"
+            ),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("ecs_env", |r| {
+        let t = r.string(ALNUM, 40);
+        let text = match r.below(3) {
+            0 => format!(
+                "\"environment\": [\n  {{\"name\": \"API_TOKEN\", \"value\": \"{t}\"}},\n  {{\"name\": \"LOG_LEVEL\", \"value\": \"info\"}}\n]"
+            ),
+            1 => transcript(
+                0,
+                "aws ecs describe-task-definition --task-definition api:42 --query 'taskDefinition.containerDefinitions[0].environment'",
+                &format!(
+                    "[\n    {{\n        \"name\": \"DB_PASSWORD\",\n        \"value\": \"{t}\"\n    }},\n    {{\n        \"name\": \"PORT\",\n        \"value\": \"8080\"\n    }}\n]"
+                ),
+                0,
+            ),
+            _ => transcript(
+                4,
+                "aws lambda get-function-configuration --function-name thumbnailer",
+                &format!(
+                    "{{\n    \"FunctionName\": \"thumbnailer\",\n    \"Environment\": {{\n        \"Variables\": {{\n            \"STRIPE_KEY\": \"{t}\",\n            \"STAGE\": \"prod\"\n        }}\n    }}\n}}"
+                ),
+                0,
+            ),
+        };
+        (text, String::new(), vec![t])
+    }),
+    ("ssm_parameter", |r| {
+        let p = password(r);
+        let text = match r.below(3) {
+            0 => transcript(
+                r.below(7),
+                "aws ssm get-parameter --name /prod/db/password --with-decryption",
+                &format!(
+                    "{{\n    \"Parameter\": {{\n        \"Name\": \"/prod/db/password\",\n        \"Type\": \"SecureString\",\n        \"Value\": \"{p}\",\n        \"Version\": 3,\n        \"ARN\": \"arn:aws:ssm:eu-west-1:123456789012:parameter/prod/db/password\"\n    }}\n}}"
+                ),
+                0,
+            ),
+            1 => format!(
+                "$ aws ssm put-parameter --name /prod/db/password --type SecureString --value '{p}' --overwrite\n{{\n    \"Version\": 4,\n    \"Tier\": \"Standard\"\n}}"
+            ),
+            _ => format!(
+                "{{\"Parameters\": [{{\"Name\": \"/prod/db/host\", \"Type\": \"String\", \"Value\": \"db.internal\"}}, {{\"Name\": \"/prod/db/password\", \"Type\": \"SecureString\", \"Value\": \"{p}\"}}]}}"
+            ),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("sql_identified_by", |r| {
+        let p = password(r);
+        let text = match r.below(5) {
+            0 => format!(
+                "CREATE USER 'app'@'%' IDENTIFIED BY '{p}';\nGRANT ALL PRIVILEGES ON shop.* TO 'app'@'%';"
+            ),
+            1 => format!(
+                "mysql> ALTER USER 'root'@'localhost' IDENTIFIED BY '{p}';\nQuery OK, 0 rows affected (0.01 sec)"
+            ),
+            2 => format!("CREATE USER app IDENTIFIED BY \"{p}\" DEFAULT TABLESPACE users;"),
+            3 => format!("GRANT ALL ON shop.* TO 'app'@'localhost' IDENTIFIED BY '{p}';"),
+            _ => format!("CREATE LOGIN app_login WITH PASSWORD = '{p}', CHECK_POLICY = OFF;"),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("sql_role_password", |r| {
+        let p = password(r);
+        let text = match r.below(4) {
+            0 => format!("ALTER ROLE app WITH LOGIN PASSWORD '{p}';"),
+            1 => format!(
+                "-- migrations/0003_readonly.sql\nCREATE ROLE readonly LOGIN PASSWORD '{p}';\nGRANT SELECT ON ALL TABLES IN SCHEMA public TO readonly;"
+            ),
+            2 => codex_call(
+                &format!(
+                    "psql -h localhost -U postgres -c \"CREATE USER app WITH ENCRYPTED PASSWORD '{p}';\""
+                ),
+                1,
+            ),
+            _ => format!("shop=# ALTER USER replicator PASSWORD '{p}';\nALTER ROLE"),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("redis_requirepass", |r| {
+        let p = password(r);
+        let text = match r.below(4) {
+            0 => {
+                format!("# redis.conf\nbind 0.0.0.0\nport 6379\nrequirepass {p}\nmaxmemory 256mb\n")
+            }
+            1 => format!("replicaof 10.0.0.5 6379\nmasterauth {p}\n"),
+            2 => format!("127.0.0.1:6379> CONFIG SET requirepass \"{p}\"\nOK"),
+            _ => format!(
+                "  redis:\n    image: redis:7-alpine\n    command: redis-server --requirepass {p} --appendonly yes\n"
+            ),
+        };
+        (text, String::new(), vec![p])
+    }),
+];
+
+fn config_files(rng: &mut Rng, out: &mut Vec<Positive>) {
+    for (kind, make) in CONFIGS {
+        for _ in 0..3 {
+            let (text, _, secrets) = make(rng);
+            out.push(Positive {
+                family: "config_files",
+                kind,
+                text,
+                secrets,
+            });
+        }
+    }
+}
+
+/// Where a session cookie is seen (name, value).
+const COOKIE_CONTEXTS: &[Context] = &[
+    |n, v| {
+        format!(
+            "$ curl -s -b '{n}={v}' https://app.example.com/api/me | jq .email\n\"jdoe@example.com\""
+        )
+    },
+    |n, v| {
+        format!("curl --cookie \"{n}={v}\" https://app.example.com/admin/export.csv -o export.csv")
+    },
+    |n, v| {
+        format!(
+            "> GET /dashboard HTTP/2\n> Host: app.example.com\n> Cookie: {n}={v}; theme=dark\n> user-agent: curl/8.5.0\n> accept: */*"
+        )
+    },
+    |n, v| {
+        format!(
+            "< HTTP/1.1 302 Found\n< Location: /dashboard\n< Set-Cookie: {n}={v}; Path=/; HttpOnly; Secure; SameSite=Lax\n< Content-Length: 0"
+        )
+    },
+    |n, v| {
+        format!(
+            "r = requests.get(\"https://app.example.com/api/orders\", cookies={{\"{n}\": \"{v}\"}}, timeout=10)\nr.raise_for_status()"
+        )
+    },
+    |n, v| {
+        format!(
+            "const res = await fetch(\"https://app.example.com/api/me\", {{\n  headers: {{ Cookie: \"{n}={v}\" }},\n}});"
+        )
+    },
+    |n, v| {
+        format!(
+            "await context.addCookies([{{ name: \"{n}\", value: \"{v}\", domain: \"app.example.com\", path: \"/\" }}]);"
+        )
+    },
+    |n, v| {
+        format!(
+            "\"cookies\": [\n  {{\"name\": \"{n}\", \"value\": \"{v}\", \"path\": \"/\", \"domain\": \"app.example.com\", \"httpOnly\": true, \"secure\": true}}\n]"
+        )
+    },
+    |n, v| {
+        codex_call(
+            &format!("curl -sS -b \"{n}={v}\" http://localhost:3000/api/session"),
+            0,
+        )
+    },
+    |n, v| {
+        format!(
+            "I logged in and copied the cookie from devtools ({n}={v}) but the API still returns 401, any idea?"
+        )
+    },
+];
+
+type CookieGen = fn(&mut Rng) -> (String, Vec<String>);
+
+const COOKIES: &[(&str, &str, CookieGen)] = &[
+    ("connect_sid", "connect.sid", |r| {
+        let (sid, sig) = (r.string(URL, 32), r.string(ALNUM, 43));
+        (format!("s%3A{sid}.{sig}"), vec![sid, sig])
+    }),
+    ("django_sessionid", "sessionid", |r| {
+        let v = r.string(LOWER_DIGIT, 32);
+        (v.clone(), vec![v])
+    }),
+    ("phpsessid", "PHPSESSID", |r| {
+        let v = r.string(PHP_SID, 26);
+        (v.clone(), vec![v])
+    }),
+    ("jsessionid", "JSESSIONID", |r| {
+        let v = r.string(UPPER_HEX, 32);
+        (v.clone(), vec![v])
+    }),
+    ("laravel_session", "laravel_session", |r| {
+        let iv = random_b64(r, 16);
+        let value = random_b64(r, 150);
+        let mac = r.string(HEX, 64);
+        let json =
+            format!("{{\"iv\":\"{iv}\",\"value\":\"{value}\",\"mac\":\"{mac}\",\"tag\":\"\"}}");
+        let v = pct_b64(&base64(json.as_bytes()));
+        (v.clone(), vec![v])
+    }),
+    ("rails_session", "_myapp_session", |r| {
+        let data = random_b64(r, 180);
+        let iv = random_b64(r, 12);
+        let tag = random_b64(r, 16);
+        let v = pct_b64(&format!("{data}--{iv}--{tag}"));
+        (v.clone(), vec![v])
+    }),
+    (
+        "nextauth_session",
+        "__Secure-next-auth.session-token",
+        |r| {
+            let header = base64url(b"{\"alg\":\"dir\",\"enc\":\"A256GCM\"}");
+            let (iv, ct, tag) = (r.string(URL, 16), r.string(URL, 310), r.string(URL, 22));
+            (format!("{header}..{iv}.{ct}.{tag}"), vec![iv, ct, tag])
+        },
+    ),
+];
+
+fn session_cookies(rng: &mut Rng, out: &mut Vec<Positive>) {
+    for (i, (kind, name, make)) in COOKIES.iter().enumerate() {
+        for k in 0..4 {
+            let (value, secrets) = make(rng);
+            let ctx = COOKIE_CONTEXTS[(i * 3 + k * 3 + k / 2) % COOKIE_CONTEXTS.len()];
+            out.push(Positive {
+                family: "cookies",
+                kind,
+                text: ctx(name, &value),
+                secrets,
+            });
+        }
+    }
+    for i in 0..6 {
+        let (kind, text, secrets) = match i % 3 {
+            0 => {
+                let v = rng.string(LOWER_DIGIT, 32);
+                (
+                    "curl_b_sessionid",
+                    format!("$ curl -b \"sessionid={v}\" https://app.example.com/admin/"),
+                    vec![v],
+                )
+            }
+            1 => {
+                let (sid, sig) = (rng.string(URL, 32), rng.string(ALNUM, 43));
+                (
+                    "curl_cookie_connect_sid",
+                    format!(
+                        "curl --cookie \"connect.sid=s%3A{sid}.{sig}\" http://localhost:3000/api/me"
+                    ),
+                    vec![sid, sig],
+                )
+            }
+            _ => {
+                let v = rng.string(LOWER_DIGIT, 32);
+                (
+                    "requests_cookies",
+                    format!(
+                        "resp = requests.get(url, cookies={{\"sessionid\": \"{v}\"}})\nprint(resp.status_code)"
+                    ),
+                    vec![v],
+                )
+            }
+        };
+        out.push(Positive {
+            family: "cookies",
+            kind,
+            text,
+            secrets,
+        });
+    }
+    for _ in 0..3 {
+        let v = rng.string(UPPER_HEX, 32);
+        out.push(Positive {
+            family: "cookies",
+            kind: "jsessionid_url",
+            text: format!(
+                "GET https://shop.example.com/cart;jsessionid={v}?item=4211 -> 200 (12ms)"
+            ),
+            secrets: vec![v],
+        });
+    }
+}
+
+/// Languages and files a provider token is pasted into.
+const LANG_CONTEXTS: &[(bool, Context)] = &[
+    (false, |v, s| {
+        codex_call(&format!("export {v}={s} && npm run deploy -- --prod"), 1)
+    }),
+    (false, |v, s| {
+        format!(
+            "services:\n  worker:\n    image: acme/worker:1.2\n    environment:\n      - {v}={s}\n      - QUEUE=default\n"
+        )
+    }),
+    (false, |v, s| {
+        format!(
+            "[integrations]\nendpoint = \"https://api.example.com\"\n{} = \"{s}\"\n",
+            v.to_lowercase()
+        )
+    }),
+    (false, |v, s| {
+        format!("import os\n\nos.environ.setdefault(\"{v}\", \"{s}\")\n")
+    }),
+    (false, |v, s| {
+        format!("const token = process.env.{v} ?? \"{s}\";")
+    }),
+    (true, |_, s| {
+        format!(
+            "func main() {{\n\tclient := api.NewClient(\"{s}\", api.WithTimeout(30*time.Second))\n\tdefer client.Close()\n}}"
+        )
+    }),
+    (false, |v, s| {
+        format!("public static final String {v} = \"{s}\";")
+    }),
+    (false, |v, s| {
+        format!(
+            "Acme.configure do |config|\n  config.{} = \"{s}\"\nend",
+            v.to_lowercase()
+        )
+    }),
+    (false, |v, s| {
+        format!("    '{}' => env('{v}', '{s}'),", v.to_lowercase())
+    }),
+    (true, |_, s| {
+        format!("I rotated it already, but the old one was {s} if you need it to check the logs.")
+    }),
+    (false, |v, s| {
+        format!(
+            "{}={s}\nlogging.level.root=INFO",
+            v.to_lowercase().replace('_', ".")
+        )
+    }),
+    (true, |_, s| {
+        format!(
+            "{}\n{}",
+            codex_call("grep -rn \"key\" src/config/", 0),
+            codex_output(
+                &format!(
+                    "src/config/settings.ts:14:  key: \"{s}\",\nsrc/config/settings.ts:15:  timeout: 30_000,"
+                ),
+                0,
+                0
+            )
+        )
+    }),
+];
+
+const MORE_PROVIDERS: &[Provider] = &[
+    p!("registries", "jfrog", "JFROG_API_KEY", true, |r| format!(
+        "AKCp{}",
+        r.string(ALNUM, 69)
+    )),
+    p!("saas", "salesforce", "SF_ACCESS_TOKEN", true, |r| format!(
+        "00D{}!{}",
+        r.string(ALNUM, 12),
+        r.string(SALESFORCE, 96)
+    )),
+    p!(
+        "payments",
+        "square_access_token",
+        "SQUARE_ACCESS_TOKEN",
+        true,
+        |r| format!("EAAA{}", r.string(URL, 60))
+    ),
+    p!(
+        "saas",
+        "facebook",
+        "FACEBOOK_ACCESS_TOKEN",
+        true,
+        |r| format!("EAA{}", r.string(ALNUM, 150))
+    ),
+    p!("saas", "sonarqube", "SONAR_TOKEN", true, |r| format!(
+        "{}{}",
+        r.pick(&["squ_", "sqp_", "sqa_"]),
+        r.string(HEX, 40)
+    )),
+    p!("saas", "circleci", "CIRCLECI_TOKEN", true, |r| format!(
+        "CCIPAT_{}_{}",
+        r.string(ALNUM, 22),
+        r.string(HEX, 40)
+    )),
+    p!(
+        "saas",
+        "hubspot",
+        "HUBSPOT_ACCESS_TOKEN",
+        true,
+        |r| format!("{}{}", r.pick(&["pat-na1-", "pat-eu1-"]), uuid(r))
+    ),
+    p!("saas", "brevo", "BREVO_API_KEY", true, |r| format!(
+        "xkeysib-{}-{}",
+        r.string(HEX, 64),
+        r.string(ALNUM, 16)
+    )),
+    p!("saas", "mailchimp", "MAILCHIMP_API_KEY", true, |r| format!(
+        "{}-us{}",
+        r.string(HEX, 32),
+        r.range(1, 21)
+    )),
+    p!(
+        "saas",
+        "dropbox",
+        "DROPBOX_ACCESS_TOKEN",
+        true,
+        |r| format!("sl.{}", r.string(URL, 140))
+    ),
+    p!("saas", "typeform", "TYPEFORM_TOKEN", true, |r| format!(
+        "tfp_{}_{}",
+        r.string(URL, 44),
+        r.string(ALNUM, 14)
+    )),
+    p!("crypto", "bip32_xprv", "HD_WALLET_XPRV", true, |r| format!(
+        "xprv{}",
+        r.string(B58, 107)
+    )),
+    p!(
+        "cloud",
+        "aws_bedrock_api_key",
+        "AWS_BEARER_TOKEN_BEDROCK",
+        true,
+        |r| format!("ABSKQmVkcm9ja0FQSUtleS{}", r.string(B64, 100))
+    ),
+];
+
+fn more_providers(rng: &mut Rng, out: &mut Vec<Positive>) {
+    for p in MORE_PROVIDERS {
+        let usable: Vec<&Context> = LANG_CONTEXTS
+            .iter()
+            .filter(|(needs_prefix, _)| p.prefixed || !needs_prefix)
+            .map(|(_, c)| c)
+            .collect();
+        let first = rng.below(usable.len());
+        for k in 0..4 {
+            let secret = (p.make)(rng);
+            let ctx = usable[(first + k * 5) % usable.len()];
+            out.push(Positive {
+                family: p.family,
+                kind: p.kind,
+                text: ctx(p.var, &secret),
+                secrets: vec![secret],
+            });
+        }
+    }
+    // Formats with their own usual places.
+    for i in 0..3 {
+        let k = format!("AKCp{}", rng.string(ALNUM, 69));
+        let text = match i {
+            0 => format!(
+                "curl -H \"X-JFrog-Art-Api: {k}\" -T target/app-1.0.jar https://acme.jfrog.io/artifactory/libs-release-local/com/acme/app/1.0/app-1.0.jar"
+            ),
+            1 => format!(
+                "> PUT /artifactory/libs-release-local/app.jar HTTP/1.1\n> Host: acme.jfrog.io\n> X-JFrog-Art-Api: {k}\n> Content-Length: 18234"
+            ),
+            _ => format!(
+                "resp = requests.get(url, headers={{\"X-JFrog-Art-Api\": \"{k}\"}}, timeout=30)"
+            ),
+        };
+        out.push(Positive {
+            family: "registries",
+            kind: "jfrog_header",
+            text,
+            secrets: vec![k],
+        });
+    }
+    for i in 0..2 {
+        let t = format!(
+            "00D{}!{}",
+            rng.string(ALNUM, 12),
+            rng.string(SALESFORCE, 96)
+        );
+        let output = format!(
+            "=== Org Description\n\n KEY              VALUE\n ──────────────── ──────────────────────────────────────\n Access Token     {t}\n Alias            prod\n Instance Url     https://acme.my.salesforce.com\n Username         admin@acme.com"
+        );
         out.push(Positive {
             family: "saas",
-            kind: "sentry_dsn",
-            text: format!(
-                "SENTRY_DSN=https://{dsn_key}@o{}.ingest.sentry.io/{}",
-                rng.string(DIGITS, 6),
-                rng.string(DIGITS, 7)
-            ),
-            secrets: vec![dsn_key],
+            kind: "salesforce_org_display",
+            text: transcript(i * 2, "sf org display --target-org prod", &output, 0),
+            secrets: vec![t],
+        });
+    }
+    let cohere: &[Context] = &[
+        |_, k| {
+            format!("import cohere\n\nco = cohere.Client(\"{k}\")\nresp = co.chat(message=\"hi\")")
+        },
+        |_, k| format!("co = cohere.ClientV2(api_key=\"{k}\")"),
+        |_, k| format!("COHERE_API_KEY={k}\n"),
+        |_, k| format!("$ export CO_API_KEY={k}\n$ python rerank.py"),
+        |_, k| format!("const cohere = new CohereClient({{ token: \"{k}\" }});"),
+        |_, k| format!("env:\n  CO_API_KEY: \"{k}\"\n"),
+        |_, k| {
+            codex_call(
+                &format!("CO_API_KEY={k} python3 scripts/embed.py --limit 10"),
+                2,
+            )
+        },
+        |_, k| {
+            format!(
+                "co = cohere.ClientV2(\"{k}\")\nresponse = co.embed(texts=docs, model=\"embed-english-v3.0\", input_type=\"search_document\")"
+            )
+        },
+    ];
+    for ctx in cohere {
+        let k = rng.string(ALNUM, 40);
+        out.push(Positive {
+            family: "model_providers",
+            kind: "cohere_code",
+            text: ctx("", &k),
+            secrets: vec![k],
+        });
+    }
+    let discord: &[Context] = &[
+        |_, t| format!("bot.run(\"{t}\")"),
+        |_, t| format!("client.once('ready', () => console.log('ready'));\nclient.login('{t}');"),
+        |_, t| format!("$ node index.js {t}\nLogged in as acme-helper#4821"),
+        |_, t| {
+            format!(
+                "dg, err := discordgo.New(\"Bot \" + \"{t}\")\nif err != nil {{\n\treturn err\n}}"
+            )
+        },
+        |_, t| format!("still getting 401 Unauthorized with {t} — was it reset?"),
+        |_, t| {
+            format!("{{\n  \"prefix\": \"!\",\n  \"owner\": \"Acme#0001\",\n  \"bot\": \"{t}\"\n}}")
+        },
+        |_, t| transcript(1, "cat config/bot.txt", t, 0),
+        |_, t| format!("{t}\n"),
+    ];
+    for ctx in discord {
+        let t = discord_token(rng);
+        out.push(Positive {
+            family: "chat",
+            kind: "discord_bot_bare",
+            text: ctx("", &t),
+            secrets: vec![t],
         });
     }
 }
@@ -1240,5 +3017,12 @@ pub fn all() -> Vec<Positive> {
     cli_flags(&mut rng, &mut out);
     kube_docker(&mut rng, &mut out);
     webhooks_and_pairs(&mut rng, &mut out);
+    cli_args(&mut rng, &mut out);
+    wallet_files(&mut rng, &mut out);
+    printed_secrets(&mut rng, &mut out);
+    conn_strings(&mut rng, &mut out);
+    config_files(&mut rng, &mut out);
+    session_cookies(&mut rng, &mut out);
+    more_providers(&mut rng, &mut out);
     out
 }
