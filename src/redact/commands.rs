@@ -185,6 +185,48 @@ fn push_setting(text: &[u8], start: usize, end: usize, out: &mut Vec<Finding>) {
     }
 }
 
+/// How a password flag carries its value.
+#[derive(Clone, Copy)]
+enum Carries {
+    /// In the next argument: `-p X`.
+    Next,
+    /// In the rest of the flag's own argument: `-pX`, `--body=X`.
+    Attached,
+}
+
+impl Carries {
+    /// Whether the argument `arg` is `flag` carrying its value this way.
+    fn matches(self, arg: &[u8], flag: &[u8]) -> bool {
+        match self {
+            Carries::Next => arg == flag,
+            Carries::Attached => arg.len() > flag.len() && arg.starts_with(flag),
+        }
+    }
+}
+
+/// The flags that give each command a password (or token) as is; the first
+/// that matches an argument wins.
+const PASSWORD_FLAGS: &[(Cmd, &[u8], Carries)] = &[
+    (Cmd::Login, b"-p", Carries::Next),
+    (Cmd::Sshpass, b"-p", Carries::Next),
+    (Cmd::Mongo, b"-p", Carries::Next),
+    (Cmd::Sshpass, b"-p", Carries::Attached),
+    (Cmd::Redis, b"-a", Carries::Next),
+    (Cmd::Redis, b"--pass", Carries::Next),
+    (Cmd::Mysql, b"-p", Carries::Attached),
+    (Cmd::Ldap, b"-w", Carries::Next),
+    (Cmd::Ldap, b"-w", Carries::Attached),
+    (Cmd::Rclone, b"pass", Carries::Next),
+    (Cmd::Rclone, b"password", Carries::Next),
+    (Cmd::Sqlcmd, b"-P", Carries::Next),
+    (Cmd::Zip, b"-P", Carries::Next),
+    (Cmd::Zip, b"-p", Carries::Attached),
+    (Cmd::SecretSet, b"--body", Carries::Next),
+    (Cmd::SecretSet, b"-b", Carries::Next),
+    (Cmd::SecretSet, b"--body=", Carries::Attached),
+    (Cmd::SecretSet, b"-b", Carries::Attached),
+];
+
 /// Looks at the arguments after the command name at `hit..hit_end`.
 pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &mut Vec<Finding>) {
     if !starts_word(text, hit) {
@@ -223,53 +265,29 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
     for i in 0..list.len() {
         let a = arg(i);
         let next = list.get(i + 1).copied();
+        if let Some(&(_, flag, carries)) = PASSWORD_FLAGS
+            .iter()
+            .find(|&&(c, flag, carries)| c == cmd && carries.matches(a, flag))
+        {
+            match carries {
+                Carries::Next => {
+                    if let Some((s, e)) = next {
+                        push(text, s, e, out);
+                    }
+                }
+                Carries::Attached => push(text, list[i].0 + flag.len(), list[i].1, out),
+            }
+            continue;
+        }
         match cmd {
-            Cmd::Login | Cmd::Sshpass | Cmd::Mongo if a == b"-p" => {
-                if let Some((s, e)) = next {
-                    push(text, s, e, out);
-                }
-            }
-            Cmd::Sshpass if a.len() > 2 && a.starts_with(b"-p") => {
-                push(text, list[i].0 + 2, list[i].1, out);
-            }
-            Cmd::Redis if a == b"-a" || a == b"--pass" => {
-                if let Some((s, e)) = next {
-                    push(text, s, e, out);
-                }
-            }
-            Cmd::Mysql if a.len() > 2 && a.starts_with(b"-p") => {
-                push(text, list[i].0 + 2, list[i].1, out);
-            }
-            // `-w X` / `-wX`; `ldappasswd` also takes the new (`-s`) and old (`-a`) ones.
+            // `ldappasswd` also takes the new (`-s`) and old (`-a`) passwords.
             Cmd::Ldap
-                if a == b"-w"
-                    || (text[hit..name_end].eq_ignore_ascii_case(b"ldappasswd")
-                        && (a == b"-s" || a == b"-a")) =>
+                if (a == b"-s" || a == b"-a")
+                    && text[hit..name_end].eq_ignore_ascii_case(b"ldappasswd") =>
             {
                 if let Some((s, e)) = next {
                     push(text, s, e, out);
                 }
-            }
-            Cmd::Ldap if a.len() > 2 && a.starts_with(b"-w") => {
-                push(text, list[i].0 + 2, list[i].1, out);
-            }
-            Cmd::Rclone if a == b"pass" || a == b"password" => {
-                if let Some((s, e)) = next {
-                    push(text, s, e, out);
-                }
-            }
-            Cmd::Sqlcmd if a == b"-P" => {
-                if let Some((s, e)) = next {
-                    push(text, s, e, out);
-                }
-            }
-            Cmd::Zip if a == b"-P" => {
-                if let Some((s, e)) = next {
-                    push(text, s, e, out);
-                }
-            }
-            Cmd::Zip if a.len() > 2 && a.starts_with(b"-p") => {
-                push(text, list[i].0 + 2, list[i].1, out);
             }
             Cmd::Smb if a == b"-U" || a.starts_with(b"--user=") => {
                 let (s, e) = if a == b"-U" {
@@ -286,17 +304,6 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
                 if let Some((s, e)) = next {
                     push_token(text, s, e, out);
                 }
-            }
-            Cmd::SecretSet if a == b"--body" || a == b"-b" => {
-                if let Some((s, e)) = next {
-                    push(text, s, e, out);
-                }
-            }
-            Cmd::SecretSet if a.starts_with(b"--body=") => {
-                push(text, list[i].0 + 7, list[i].1, out);
-            }
-            Cmd::SecretSet if a.len() > 2 && a.starts_with(b"-b") => {
-                push(text, list[i].0 + 2, list[i].1, out);
             }
             Cmd::SecretSet if a.contains(&b'=') && !a.starts_with(b"-") => {
                 push_setting(text, list[i].0, list[i].1, out);
