@@ -45,6 +45,12 @@ pub(super) enum Cmd {
     /// `gh secret set N --body X`, `fly secrets set N=X`, `heroku config:set N=X`,
     /// `netlify env:set N X`.
     SecretSet,
+    /// `openssl enc … -k X`, `-pass pass:X` (also `-passin`, `-passout`).
+    Openssl,
+    /// `rabbitmqctl add_user N X`, `rabbitmqctl change_password N X`.
+    Rabbitmq,
+    /// `codecov … -t X` (the token is a UUID).
+    Codecov,
 }
 
 /// The arguments on the rest of the line: `(start, end)` of each, quotes removed.
@@ -185,6 +191,35 @@ fn push_setting(text: &[u8], start: usize, end: usize, out: &mut Vec<Finding>) {
     }
 }
 
+/// `echo X | docker login --password-stdin`, `echo X | sudo -S …`: the value
+/// piped into the command at `hit` (`--password-stdin` or `sudo -S`) on its
+/// line.
+pub(super) fn piped_password(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    if text[hit..].starts_with(b"sudo -s") {
+        return;
+    }
+    let from = super::lex::line_start(text, hit, 512);
+    let line = &text[from..hit];
+    let Some(pipe) = line.iter().rposition(|&b| b == b'|') else {
+        return;
+    };
+    let Some(echo) = ["echo ", "printf "]
+        .iter()
+        .filter_map(|w| super::lex::find(&line[..pipe], w.as_bytes()))
+        .max()
+    else {
+        return;
+    };
+    let list = args(text, from + echo, from + pipe);
+    // The name, then flags (`-n`) or a format (`'%s\n'`); the value is last.
+    if let [_, .., (s, e)] = list[..]
+        && !is_flag(&text[s..e])
+        && !text[s..e].contains(&b'%')
+    {
+        push(text, s, e, out);
+    }
+}
+
 /// How a password flag carries its value.
 #[derive(Clone, Copy)]
 enum Carries {
@@ -225,6 +260,7 @@ const PASSWORD_FLAGS: &[(Cmd, &[u8], Carries)] = &[
     (Cmd::SecretSet, b"-b", Carries::Next),
     (Cmd::SecretSet, b"--body=", Carries::Attached),
     (Cmd::SecretSet, b"-b", Carries::Attached),
+    (Cmd::Openssl, b"-k", Carries::Next),
 ];
 
 /// Looks at the arguments after the command name at `hit..hit_end`.
@@ -307,6 +343,26 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
             }
             Cmd::SecretSet if a.contains(&b'=') && !a.starts_with(b"-") => {
                 push_setting(text, list[i].0, list[i].1, out);
+            }
+            Cmd::Openssl if matches!(a, b"-pass" | b"-passin" | b"-passout") => {
+                if let Some((s, e)) = next.filter(|&(s, e)| text[s..e].starts_with(b"pass:")) {
+                    push(text, s + 5, e, out);
+                }
+            }
+            Cmd::Rabbitmq if matches!(a, b"add_user" | b"change_password") => {
+                if let Some(&(s, e)) = list.get(i + 2) {
+                    push(text, s, e, out);
+                }
+            }
+            // A UUID, which elsewhere is an id and not a secret.
+            Cmd::Codecov if matches!(a, b"-t" | b"--token") => {
+                if let Some((s, e)) = next.filter(|&(s, e)| e - s >= 32) {
+                    out.push(Finding {
+                        rule: "cli_token",
+                        start: s,
+                        end: e,
+                    });
+                }
             }
             Cmd::Curl if a == b"-b" || a == b"--cookie" => {
                 if let Some((s, e)) = next {

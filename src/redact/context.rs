@@ -213,12 +213,20 @@ pub(super) fn recovery_phrase(text: &[u8], hit_end: usize, out: &mut Vec<Finding
     let mut i = run(text, hit_end, 16, |b| {
         b.is_ascii_alphanumeric() || b == b'_'
     });
-    i = run(text, i, 8, |b| {
-        matches!(
-            b,
-            b'=' | b':' | b' ' | b'\t' | b'"' | b'\'' | b'\\' | b',' | b'('
-        )
-    });
+    // ... or a line break, real or escaped (`Phrase:\n…`).
+    loop {
+        i = run(text, i, 8, |b| {
+            matches!(
+                b,
+                b'=' | b':' | b' ' | b'\t' | b'\n' | b'"' | b'\'' | b',' | b'('
+            )
+        });
+        match super::lex::escape_at(text, i) {
+            Some((_, width)) => i += width,
+            None if text.get(i) == Some(&b'\\') => i += 1,
+            None => break,
+        }
+    }
     let start = i;
     let mut words: Vec<&[u8]> = Vec::new();
     loop {
@@ -298,6 +306,38 @@ pub(super) fn azure_key_near(text: &[u8], hit_end: usize, out: &mut Vec<Finding>
             }
         },
     );
+}
+
+/// A password told in prose: "the staging password is X" (`hit_end` just
+/// after "password is "). Only a value no sentence would hold: letters with
+/// digits or symbols, six or more, not a path or a placeholder.
+pub(super) fn prose_password(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let quote = run(text, hit_end, 2, |b| {
+        matches!(b, b'`' | b'\'' | b'"' | b'\\')
+    });
+    let end = run(text, quote, 128, |b| {
+        !b.is_ascii_whitespace() && b != b'`' && b != b'"'
+    });
+    // Punctuation that ends the sentence or closes a quote is not the value's.
+    let end = quote
+        + text[quote..end]
+            .iter()
+            .rposition(|&b| !matches!(b, b',' | b'.' | b';' | b':' | b')' | b'\'' | b'\\'))
+            .map_or(0, |p| p + 1);
+    let v = &text[quote..end];
+    let s = Shape::of(v);
+    if v.len() >= 6
+        && s.lower + s.upper > 0
+        && s.digit + s.other > 0
+        && !v.contains(&b'/')
+        && !is_harmless(v)
+    {
+        out.push(Finding {
+            rule: "prose_password",
+            start: quote,
+            end,
+        });
+    }
 }
 
 #[cfg(test)]

@@ -68,7 +68,9 @@ pub(super) fn go_mysql(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
         return;
     }
     let at = hit - 1;
-    let start = run_back(text, at, 256, |b| !ends_dsn(b) && b != b'=');
+    // `DSN=user:pass@…`: the name is cut off at the user's `=`; the password
+    // (after the first colon) may hold one.
+    let start = run_back(text, at, 256, |b| !ends_dsn(b));
     if let Some(c) = text[start..at].iter().position(|&b| b == b':') {
         push(text, start + c + 1, at, out);
     }
@@ -81,7 +83,13 @@ pub(super) fn pgpass_after(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
     let mut i = hit_end;
     while i < to {
         let line_end = super::lex::line_end(text, i, to - i);
-        pgpass_line(text, i, line_end, out);
+        // Indentation and a transcript's tree marks (`  └ `) are not the line's.
+        let start = run(text, i, line_end - i, |b| {
+            b == b' ' || b == b'\t' || b >= 0x80
+        });
+        // A quote or an escape ends it too (`…:pw\",` in a tool's JSON output).
+        let end = run(text, start, line_end - start, |b| !ends_dsn(b));
+        pgpass_line(text, start, end, out);
         // Past the line end and its break (`\n`, `\r\n` or an escaped `\n`).
         i = run(text, line_end, 4, |b| {
             matches!(b, b'\n' | b'\r' | b'\\' | b'n')

@@ -437,6 +437,7 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     }
     let Some(kind) = classify(name)
         .or_else(|| openssl_pass(text, name_start, name))
+        .or_else(|| pagerduty_key(text, name_start, name))
         .or_else(|| (flag && any_of(name, &["pass", "pw"])).then_some(Kind::Password))
     else {
         return;
@@ -540,6 +541,16 @@ fn value_after(
         (Some(b'('), Some(b'\'' | b'"')) if is(&text[name_start..name_end], "password") => {
             (b',', 1)
         }
+        // A builder's or setter's literal: `.password("…")`, `.setApiKey(\"…\")`.
+        (Some(b'('), _)
+            if (text[name_start] == b'.' || name_start > 0 && text[name_start - 1] == b'.')
+                && matches!(
+                    text.get(run(text, i + 1, 8, |b| b == b'\\')),
+                    Some(b'"' | b'\'')
+                ) =>
+        {
+            (b',', 1)
+        }
         _ if blank_before
             && (flag
                 || netrc_password(text, name_start, name_end)
@@ -555,6 +566,10 @@ fn value_after(
     i += width;
     let after = i;
     i = skip_blanks(text, i);
+    // `SECRET: &str = "…"`: a reference type, skipped with the type below.
+    if op == b':' && text.get(i) == Some(&b'&') {
+        i += 1;
+    }
     let value = value_at(text, i)?;
     if value.end == value.start || (op == b',' && !value.quoted) {
         return None;
@@ -565,6 +580,15 @@ fn value_after(
         _ => Sep::Tight,
     };
     Some((value, sep))
+}
+
+/// PagerDuty's `routing_key` (an integration's secret; a message broker's
+/// routing key is not one), told apart by the word `pagerduty` shortly
+/// before it.
+fn pagerduty_key(text: &[u8], name_start: usize, name: &[u8]) -> Option<Kind> {
+    let before = &text[name_start.saturating_sub(400)..name_start];
+    (is(name, "routing_key") && super::lex::contains_ci(before, b"pagerduty"))
+        .then_some(Kind::Secret)
 }
 
 /// In `user:password`, the colon's offset, when what precedes it is a user name.

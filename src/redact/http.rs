@@ -190,9 +190,9 @@ pub(super) fn cookie_jar(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
         let mut field_start = 0;
         let mut k = 0;
         while k < line.len() {
-            let width = match (line[k], line.get(k + 1)) {
-                (b'\t', _) => 1,
-                (b'\\', Some(b't')) => 2,
+            let width = match super::lex::escape_at(line, k) {
+                _ if line[k] == b'\t' => 1,
+                Some((b't', width)) => width,
                 _ => 0,
             };
             if width > 0 {

@@ -4,7 +4,7 @@
 
 use super::Finding;
 use super::codec::b64_decode_prefix;
-use super::lex::{b64, backslashes_before, contains, find, run, word};
+use super::lex::{b64, backslashes_before, contains, find, run, skip_blanks, word};
 use super::placeholders::is_harmless;
 
 /// Longest private-key block searched for its END line.
@@ -174,6 +174,71 @@ pub(super) fn jwt(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
             start: hit,
             end,
         });
+    }
+}
+
+/// The private members of a JSON Web Key (`"kty"` at `hit`): `d` of an EC
+/// or OKP key, `d p q dp dq qi` of an RSA key, `k` of a symmetric one. The
+/// key's other members (`x`, `y`, `n`, `e`, `kid`) are public.
+pub(super) fn jwk(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    const PRIVATE: &[&[u8]] = &[b"d", b"p", b"q", b"dp", b"dq", b"qi", b"k"];
+    // The object holding `kty`, as far as a few kilobytes each way.
+    let from = hit.saturating_sub(4096);
+    let to = text.len().min(hit + 8192);
+    let mut i = from;
+    while let Some(q) = text[i..to].iter().position(|&b| b == b'"') {
+        let name = i + q + 1;
+        let name_end = run(text, name, 3, |b| b.is_ascii_lowercase());
+        i = name_end.max(name);
+        let closed = matches!(text.get(name_end), Some(b'"' | b'\\'));
+        if !closed || !PRIVATE.contains(&&text[name..name_end]) {
+            continue;
+        }
+        // `"d": "…"`, `\"d\": \"…\"`: quotes, escapes, a colon, blanks.
+        let value = run(text, name_end, 12, |b| {
+            matches!(b, b'"' | b'\\' | b':' | b' ')
+        });
+        if !text[name_end..value].contains(&b':') {
+            continue;
+        }
+        let end = run(text, value, 1024, |b| {
+            b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
+        });
+        if end - value >= 16 && !is_harmless(&text[value..end]) {
+            out.push(Finding {
+                rule: "private_key",
+                start: value,
+                end,
+            });
+        }
+        i = end;
+    }
+}
+
+/// A PuTTY key file's private part: the base64 lines counted by its
+/// `Private-Lines: N` header (`hit_end` just after the colon).
+pub(super) fn putty_private(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let digits = run(text, skip_blanks(text, hit_end), 3, |b| b.is_ascii_digit());
+    let count = std::str::from_utf8(&text[skip_blanks(text, hit_end)..digits])
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or(0);
+    let mut i = digits;
+    for _ in 0..count.min(64) {
+        let start = skip_break(text, i);
+        if start == i {
+            return;
+        }
+        let end = run(text, start, 256, b64);
+        if end == start {
+            return;
+        }
+        out.push(Finding {
+            rule: "private_key",
+            start,
+            end,
+        });
+        i = end;
     }
 }
 

@@ -65,6 +65,32 @@ pub(super) fn backslashes_before(text: &[u8], i: usize) -> usize {
     i - run_back(text, i, 16, |b| b == b'\\')
 }
 
+/// The JSON escape (`\n`, `\t`, `\r`; under any number of backslashes, as
+/// in doubly escaped JSON) whose backslashes start at `i`: its letter and
+/// its width in bytes.
+pub(super) fn escape_at(text: &[u8], i: usize) -> Option<(u8, usize)> {
+    let letter = run(text, i, 16, |b| b == b'\\');
+    match text.get(letter) {
+        Some(&c @ (b'n' | b't' | b'r')) if letter > i => Some((c, letter + 1 - i)),
+        _ => None,
+    }
+}
+
+/// Start of the logical line that contains `i`: after a newline or an
+/// escaped `\n` or `\r`; at most `max` bytes back.
+pub(super) fn line_start(text: &[u8], i: usize, max: usize) -> usize {
+    let limit = i.saturating_sub(max);
+    let mut j = i;
+    while j > limit {
+        match text[j - 1] {
+            b'\n' | b'\r' => return j,
+            b'n' | b'r' if backslashes_before(text, j - 1) > 0 => return j,
+            _ => j -= 1,
+        }
+    }
+    limit
+}
+
 /// End of the logical line that contains `i`: a newline, an escaped `\n` or
 /// `\r` inside a JSON string, or an unescaped `"` that closes that string; at
 /// most `max` bytes on.
@@ -74,7 +100,8 @@ pub(super) fn line_end(text: &[u8], i: usize, max: usize) -> usize {
     while j < limit {
         match text[j] {
             b'\n' | b'\r' => return j,
-            b'\\' if matches!(text.get(j + 1), Some(b'n' | b'r')) => return j,
+            // The whole run of backslashes: doubly escaped JSON writes `\\n`.
+            b'\\' if matches!(escape_at(text, j), Some((b'n' | b'r', _))) => return j,
             b'"' if backslashes_before(text, j) == 0 => return j,
             _ => j += 1,
         }
@@ -91,7 +118,8 @@ pub(super) fn command_end(text: &[u8], i: usize) -> usize {
     while j < limit {
         match text[j] {
             b'\n' | b'\r' => return j,
-            b'\\' if matches!(text.get(j + 1), Some(b'n' | b'r')) => return j,
+            // The whole run of backslashes: doubly escaped JSON writes `\\n`.
+            b'\\' if matches!(escape_at(text, j), Some((b'n' | b'r', _))) => return j,
             // A quote, escaped or not, that JSON punctuation follows ends the
             // string holding the command (`…\"],\"workdir\"…`); a shell
             // quote (`-D \"cn=admin\" -w …`) does not.

@@ -100,6 +100,14 @@ enum Action {
     SentinelAuthPass,
     /// A Redis ACL rule's `>password`.
     RedisAcl,
+    /// `echo X | … --password-stdin`, `echo X | sudo -S`.
+    PipedPassword,
+    /// A JSON Web Key's private members.
+    Jwk,
+    /// "the password is X".
+    ProsePassword,
+    /// A PuTTY key file's `Private-Lines`.
+    PuttyPrivate,
     /// A Netscape `cookies.txt` (curl, wget, browser exports).
     CookieJar,
     /// A command that prints a secret (index into [`printed::TRIGGERS`]).
@@ -154,6 +162,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("smbclient", Action::Command(Cmd::Smb)),
     ("zip -", Action::Command(Cmd::Zip)),
     ("unzip -", Action::Command(Cmd::Zip)),
+    // In an argv list: `exec.Command("unzip", "-P", …)`.
+    ("zip\"", Action::Command(Cmd::Zip)),
     // `7z` alone is common inside base64: only as a command word.
     ("7z ", Action::Command(Cmd::Zip)),
     ("7za ", Action::Command(Cmd::Zip)),
@@ -164,6 +174,14 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("rman", Action::Command(Cmd::Oracle)),
     ("ngrok", Action::Command(Cmd::Ngrok)),
     ("rclone", Action::Command(Cmd::Rclone)),
+    ("openssl", Action::Command(Cmd::Openssl)),
+    ("rabbitmqctl", Action::Command(Cmd::Rabbitmq)),
+    ("codecov", Action::Command(Cmd::Codecov)),
+    ("--password-stdin", Action::PipedPassword),
+    ("kty", Action::Jwk),
+    ("password is ", Action::ProsePassword),
+    ("private-lines:", Action::PuttyPrivate),
+    ("sudo -s", Action::PipedPassword),
     ("> auth ", Action::RedisAuth),
     ("auth-pass ", Action::SentinelAuthPass),
     ("on >", Action::RedisAcl),
@@ -253,6 +271,10 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::RedisAuth => commands::redis_auth(text, end, out),
         Action::SentinelAuthPass => commands::sentinel_auth_pass(text, end, out),
         Action::RedisAcl => commands::redis_acl(text, start, out),
+        Action::PipedPassword => commands::piped_password(text, start, out),
+        Action::Jwk => keys::jwk(text, start, out),
+        Action::ProsePassword => context::prose_password(text, end, out),
+        Action::PuttyPrivate => keys::putty_private(text, end, out),
         Action::CookieJar => http::cookie_jar(text, end, out),
         // Handled in `find_secrets_after`, which carries what is pending.
         Action::Printed(_) => {}

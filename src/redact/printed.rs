@@ -65,6 +65,7 @@ pub(super) const TRIGGERS: &[(&str, Printed)] = &[
     ("get-secret-value", Printed::Password),
     ("keyvault secret show", Printed::Password),
     ("secrets get", Printed::Password),
+    ("configure get", Printed::Random),
 ];
 
 /// How far after the command its output is looked for.
@@ -226,6 +227,8 @@ fn names_a_secret(line: &[u8], i: usize) -> bool {
         "get-secret-value" => contains_ci(line, b"text"),
         "keyvault secret show" => contains_ci(line, b"value"),
         "secrets get" => contains_ci(line, b"--plain"),
+        // `aws configure get aws_secret_access_key` (not `region`).
+        "configure get" => contains_ci(line, b"secret") || contains_ci(line, b"token"),
         "get-parameter" => contains_ci(line, b"decryption") && contains_ci(line, b"text"),
         _ => true,
     }

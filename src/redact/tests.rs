@@ -258,3 +258,82 @@ fn no_keyword_at_any_edge_panics() {
         }
     }
 }
+
+/// Inside a tool call's JSON arguments, themselves a JSON string, a line
+/// break is `\\n` and a tab `\\t`: a secret next to one is cut out without
+/// taking a backslash of the escape (which would break the inner JSON).
+#[test]
+fn doubly_escaped_breaks_stay_whole() {
+    let pw = "zjUIsF7evJkrcBlx6w!*8np3ec";
+    let pgpass = format!(r#"cat > ~/.pgpass <<'EOF'\\ndb.acme.dev:5432:*:app:{pw}\\nEOF"#);
+    assert_eq!(
+        r(&pgpass),
+        r#"cat > ~/.pgpass <<'EOF'\\ndb.acme.dev:5432:*:app:[REDACTED_SECRET]\\nEOF"#
+    );
+    let jar = r#"# Netscape HTTP Cookie File\\n.acme.io\\tTRUE\\t/\\tTRUE\\t1767225600\\tsession_token\\tTLe0yKkXlhFo0rRCzoTha9h5JIz81dbZ\\n"#;
+    assert_eq!(
+        r(jar),
+        r#"# Netscape HTTP Cookie File\\n.acme.io\\tTRUE\\t/\\tTRUE\\t1767225600\\tsession_token\\t[REDACTED_SECRET]\\n"#
+    );
+    let words = "already accuse apart animal acoustic begin age all actual arena appear absorb";
+    let phrase =
+        format!(r#"Successfully generated a new mnemonic.\\nPhrase:\\n{words}\\n\\nAccounts:"#);
+    assert_eq!(
+        r(&phrase),
+        r#"Successfully generated a new mnemonic.\\nPhrase:\\n[REDACTED_SECRET]\\n\\nAccounts:"#
+    );
+}
+
+/// Secrets piped into a command, passed to `openssl`, `rabbitmqctl` or
+/// `codecov`, held in a JWK or a PuTTY key, printed by `aws configure get`,
+/// told in prose, given to a builder, typed constants, PagerDuty keys; and
+/// their look-alikes, which stay.
+#[test]
+fn commands_keys_prose_and_code_secrets() {
+    let pw = "Tundra@Pel1can68";
+    for (text, secret) in [
+        (format!("echo '{pw}' | sudo -S systemctl restart nginx"), pw),
+        (format!("echo \"{pw}\" | docker login -u ci --password-stdin r.io"), pw),
+        (format!("openssl enc -aes-256-cbc -in a -out b -k {pw}"), pw),
+        (format!("openssl rsa -in k.pem -passin pass:{pw} -out p.pem"), pw),
+        (format!("rabbitmqctl add_user orders {pw} && echo ok"), pw),
+        (
+            "codecov upload-process -t 98fdafc4-da5f-4da4-8d45-154e65dff5ae -f c.xml".into(),
+            "98fdafc4-da5f-4da4-8d45-154e65dff5ae",
+        ),
+        (
+            "{\"kty\": \"OKP\", \"crv\": \"Ed25519\", \"x\": \"QeKoCkuVK8nEhGZtYTFumWbT\", \"d\": \"0WnNlOkeVWC_Qkb78XKt86De56uIELDN\"}".into(),
+            "0WnNlOkeVWC_Qkb78XKt86De56uIELDN",
+        ),
+        (
+            "Public-Lines: 1\nAAAAC3NzaC1lZDI1NTE5\nPrivate-Lines: 1\nqSiUnHtHAnrPaybFRPeV0AAuf9srba+BYsT1x3bnkF3X\nPrivate-MAC: 68".into(),
+            "qSiUnHtHAnrPaybFRPeV0AAuf9srba+BYsT1x3bnkF3X",
+        ),
+        (
+            "$ aws configure get aws_secret_access_key\nOKuLqqBbfk1nZzqeN/bL8NjlZBs2/H5DYaEguwk4\n".into(),
+            "OKuLqqBbfk1nZzqeN/bL8NjlZBs2/H5DYaEguwk4",
+        ),
+        (format!("the staging db password is {pw}, user is app."), pw),
+        (format!("PgConnectOptions::new().username(\"app\").password(\"{pw}\")"), pw),
+        (format!("pub const HMAC_SECRET: &str = \"{pw}\";"), pw),
+        (
+            "pagerduty_configs:\n  - routing_key: 30d983ac646d17b04c0cd2567e53ff93\n".into(),
+            "30d983ac646d17b04c0cd2567e53ff93",
+        ),
+    ] {
+        let out = r(&text);
+        assert!(!out.contains(secret), "{text:?} -> {out:?}");
+        assert!(out.contains("[REDACTED_SECRET]"), "{text:?}");
+    }
+    for text in [
+        "echo \"$PASS\" | docker login -u ci --password-stdin r.io",
+        "openssl rsa -in k.pem -passin env:KEYPASS -out p.pem",
+        "the password is stored in vault",
+        "fn check(password: &str) -> bool",
+        "let p = cfg.password(&args.pw);",
+        "routing_key: 30d983ac646d17b04c0cd2567e53ff93",
+        "{\"kty\": \"RSA\", \"n\": \"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4\", \"e\": \"AQAB\"}",
+    ] {
+        assert_eq!(r(text), text);
+    }
+}

@@ -1385,6 +1385,44 @@ const DOCKER_OUT: &str =
 
 /// Secrets passed as command-line arguments.
 const CLI_ARGS: &[(&str, CmdGen)] = &[
+    ("openssl_pass", |r| {
+        let p = password(r);
+        let cmd = match r.below(3) {
+            0 => {
+                format!("openssl enc -aes-256-cbc -pbkdf2 -salt -in db.tar -out db.tar.enc -k {p}")
+            }
+            1 => format!("openssl rsa -in server.key -passin pass:{p} -out server.plain.key"),
+            _ => format!(
+                "openssl pkcs12 -export -in cert.pem -inkey key.pem -out bundle.p12 -passout pass:{p}"
+            ),
+        };
+        (cmd, String::new(), vec![p])
+    }),
+    ("rabbitmqctl_user", |r| {
+        let p = password(r);
+        let cmd = match r.below(2) {
+            0 => format!(
+                "rabbitmqctl add_user orders {p} && rabbitmqctl set_user_tags orders monitoring"
+            ),
+            _ => format!("rabbitmqctl change_password guest '{p}'"),
+        };
+        (cmd, "Adding user \"orders\" ...\nDone. Don't forget to grant the user permissions to some virtual hosts!".into(), vec![p])
+    }),
+    ("codecov_token", |r| {
+        let t = format!(
+            "{}-{}-4{}-{}-{}",
+            r.string(HEX, 8),
+            r.string(HEX, 4),
+            r.string(HEX, 3),
+            r.string(HEX, 4),
+            r.string(HEX, 12)
+        );
+        let cmd = match r.below(2) {
+            0 => format!("codecov upload-process -t {t} -f coverage.xml"),
+            _ => format!("./codecov --token {t} --file lcov.info"),
+        };
+        (cmd, "info - Process Upload complete".into(), vec![t])
+    }),
     ("wget_password", |r| {
         let p = password(r);
         let cmd = match r.below(4) {
@@ -1966,6 +2004,14 @@ fn wallet_files(rng: &mut Rng, out: &mut Vec<Positive>) {
 
 /// Commands whose output is a secret.
 const PRINTED: &[(&str, CmdGen)] = &[
+    ("aws_configure_get_secret", |r| {
+        let k = r.string(B64, 40);
+        (
+            "aws configure get aws_secret_access_key --profile prod".into(),
+            k.clone(),
+            vec![k],
+        )
+    }),
     ("rails_master_key", |r| {
         let k = r.string(HEX, 32);
         ("cat config/master.key".into(), k.clone(), vec![k])
@@ -2339,6 +2385,80 @@ fn conn_strings(rng: &mut Rng, out: &mut Vec<Positive>) {
 
 /// Passwords and keys in config files, manifests and SQL.
 const CONFIGS: &[(&str, CmdGen)] = &[
+    ("piped_password_stdin", |r| {
+        let p = password(r);
+        let cmd = match r.below(3) {
+            0 => format!("echo '{p}' | sudo -S systemctl restart nginx"),
+            1 => format!("echo \"{p}\" | docker login -u ci --password-stdin registry.example.com"),
+            _ => format!("printf '%s' '{p}' | helm registry login ghcr.io -u bot --password-stdin"),
+        };
+        (
+            transcript(1, &cmd, "Login Succeeded", 0),
+            String::new(),
+            vec![p],
+        )
+    }),
+    ("jwk_private", |r| {
+        let (x, d) = (r.string(URL, 43), r.string(URL, 43));
+        let text = match r.below(2) {
+            0 => format!(
+                "{{\n  \"kty\": \"EC\",\n  \"crv\": \"P-256\",\n  \"x\": \"{x}\",\n  \"y\": \"{}\",\n  \"d\": \"{d}\",\n  \"kid\": \"sig-1\"\n}}",
+                r.string(URL, 43)
+            ),
+            _ => format!(
+                "{{\"keys\": [{{\"kty\": \"OKP\", \"crv\": \"Ed25519\", \"x\": \"{x}\", \"d\": \"{d}\"}}]}}"
+            ),
+        };
+        (text, String::new(), vec![d])
+    }),
+    ("putty_ppk", |r| {
+        let private = r.string(B64, 64);
+        let text = format!(
+            "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: eddsa-key-20250301\nPublic-Lines: 2\n{}\n{}\nPrivate-Lines: 1\n{private}\nPrivate-MAC: {}",
+            r.string(B64, 64),
+            r.string(B64, 4),
+            r.string(HEX, 64)
+        );
+        (text, String::new(), vec![private])
+    }),
+    ("builder_password", |r| {
+        let p = password(r);
+        let text = match r.below(2) {
+            0 => format!(
+                "let opts = PgConnectOptions::new().host(\"db\").username(\"app\").password(\"{p}\");"
+            ),
+            _ => format!("client = Redis::Client.builder().host('cache').password('{p}').build()"),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("typed_const_secret", |r| {
+        let k = r.string(HEX, 64);
+        let text = match r.below(2) {
+            0 => format!("pub const HMAC_SECRET: &str = \"{k}\";"),
+            _ => format!("const signingSecret: string = \"{k}\";"),
+        };
+        (text, String::new(), vec![k])
+    }),
+    ("prose_password", |r| {
+        let p = format!(
+            "{}{}#{}",
+            r.string(LETTERS, 6),
+            r.string(DIGITS, 3),
+            r.string(ALNUM, 4)
+        );
+        let text = match r.below(2) {
+            0 => format!("the staging db password is {p}, user is app. can you run the migration?"),
+            _ => format!("FYI the admin password is `{p}` until we rotate it"),
+        };
+        (text, String::new(), vec![p])
+    }),
+    ("pagerduty_routing_key", |r| {
+        let k = r.string(HEX, 32);
+        let text = format!(
+            "receivers:\n  - name: oncall\n    pagerduty_configs:\n      - routing_key: {k}\n        severity: critical"
+        );
+        (text, String::new(), vec![k])
+    }),
     ("xml_password", |r| {
         let p = password(r);
         let text = match r.below(3) {
