@@ -290,14 +290,7 @@ fn configuration_errors_exit_2_and_name_the_key() {
     );
 
     env.write_config("");
-    let out = env
-        .cmd()
-        .env("MEMKIT_MAX_UNUSED_DAYS", "a fortnight")
-        .arg("status")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused_with(&env, "MEMKIT_MAX_UNUSED_DAYS", "a fortnight".as_ref());
     assert!(
         err.contains("max_unused_days") && err.contains("MEMKIT_MAX_UNUSED_DAYS"),
         "{err}"
@@ -390,27 +383,13 @@ fn the_environment_may_hold_any_bytes_and_bad_memkit_values_are_named() {
     );
     assert!(odd_home.join("memkit.sqlite").is_file());
 
-    let out = env
-        .cmd()
-        .env("MEMKIT_EXTRACT_BACKEND", not_utf8)
-        .arg("status")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused_with(&env, "MEMKIT_EXTRACT_BACKEND", not_utf8);
     assert!(
         err.contains("MEMKIT_EXTRACT_BACKEND") && err.contains("UTF-8"),
         "{err}"
     );
 
-    let out = env
-        .cmd()
-        .env("MEMKIT_EXTRACT_JOBS", "1e3")
-        .arg("status")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused_with(&env, "MEMKIT_EXTRACT_JOBS", "1e3".as_ref());
     assert!(
         err.contains("MEMKIT_EXTRACT_JOBS") && err.contains("extract_jobs"),
         "{err}"
@@ -424,4 +403,12 @@ fn a_source_folder_linked_to_the_root_is_not_walked_whole() {
     std::os::unix::fs::symlink("/", env.codex_home.join("archived_sessions")).unwrap();
     let report: serde_json::Value = serde_json::from_str(&env.ok(&["scan", "--json"])).unwrap();
     assert_eq!(report["files_found"], files.len(), "{report}");
+}
+
+/// Runs `memkit status` with `var` set to `value`, asserting it is refused
+/// as a usage error (exit 2); returns stderr.
+fn refused_with(env: &TestEnv, var: &str, value: &std::ffi::OsStr) -> String {
+    let out = env.cmd().env(var, value).arg("status").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }

@@ -4,8 +4,7 @@
 
 mod common;
 
-use common::mock::stage_one;
-use common::{TestEnv, command_extractor, thread_id};
+use common::{TestEnv, thread_id};
 use std::process::{Child, Output, Stdio};
 use std::time::Duration;
 
@@ -85,17 +84,8 @@ fn runs_started_together_on_a_fresh_home_all_exit_0_and_one_does_the_work() {
 
 #[test]
 fn forget_wins_over_an_extraction_in_flight() {
-    let env = TestEnv::new();
-    let slow = env.script(
-        "slow.sh",
-        &format!(
-            "cat >/dev/null\nsleep 2\nprintf '%s' '{}'",
-            stage_one("late")
-        ),
-    );
-    env.write_config(&command_extractor(&slow));
+    let env = TestEnv::with_slow_extractor("late");
     let id = thread_id(1);
-    env.write_codex_session(&id, &["Fix the flaky test"]);
     let extract = spawn(&env, &["extract"]);
     std::thread::sleep(Duration::from_millis(700));
     env.ok(&["forget", &id]);
@@ -116,13 +106,7 @@ fn forget_wins_over_an_extraction_in_flight() {
 
 #[test]
 fn reset_waits_for_a_running_run() {
-    let env = TestEnv::new();
-    let slow = env.script(
-        "slow.sh",
-        &format!("cat >/dev/null\nsleep 2\nprintf '%s' '{}'", stage_one("s")),
-    );
-    env.write_config(&command_extractor(&slow));
-    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    let env = TestEnv::with_slow_extractor("s");
     let run = spawn(&env, &["run"]);
     std::thread::sleep(Duration::from_millis(700));
     let reset = env.run(&["reset", "--yes"]);

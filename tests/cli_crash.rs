@@ -68,28 +68,6 @@ fn home(flavour: Flavour) -> TestEnv {
     env
 }
 
-/// The folder's files (without `.git` and the transient diff), root-relative,
-/// with the test home's own path replaced so two homes compare equal.
-fn contents(env: &TestEnv) -> Vec<(String, String)> {
-    let root = env.memory_root();
-    let mut out = Vec::new();
-    common::visit(&root, &mut |p| {
-        let rel = p
-            .strip_prefix(&root)
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        if rel.starts_with(".git/") || rel == "phase2_workspace_diff.md" {
-            return;
-        }
-        let text = String::from_utf8_lossy(&std::fs::read(p).unwrap())
-            .replace(&env.root.display().to_string(), "<HOME>");
-        out.push((rel, text));
-    });
-    out.sort();
-    out
-}
-
 /// Runs `memkit run` armed to die at `point` the `n`-th time; whether it did.
 fn crash_at(env: &TestEnv, point: &str, n: u64) -> bool {
     let status = env
@@ -142,7 +120,7 @@ fn assert_clean(env: &TestEnv, reference: &[(String, String)], what: &str) {
         "{what}: git fsck: {}",
         String::from_utf8_lossy(&fsck.stderr)
     );
-    let got = contents(env);
+    let got = env.folder_contents();
     let names = |c: &[(String, String)]| c.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
     assert_eq!(names(&got), names(reference), "{what}: the same files");
     for ((path, a), (_, b)) in got.iter().zip(reference) {
@@ -179,7 +157,7 @@ fn sigkill_at_every_point_of_a_run_recovers_to_the_uninterrupted_folder() {
     for flavour in [Flavour::Heuristic, Flavour::Model, Flavour::Agent] {
         let reference_env = home(flavour);
         assert!(reference_env.run(&["run"]).status.success());
-        let reference = contents(&reference_env);
+        let reference = reference_env.folder_contents();
         assert!(reference.iter().any(|(p, _)| p == "MEMORY.md"));
         for &(point, most) in POINTS {
             for n in 1..=most {

@@ -3,7 +3,7 @@
 mod common;
 
 use common::mock::{MockServer, Response, chat_answer, stage_one};
-use common::{TestEnv, command_extractor, git, thread_id};
+use common::{TestEnv, git, thread_id};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -82,13 +82,7 @@ fn a_fresh_home_runs_with_defaults_and_a_second_run_changes_nothing() {
 
 #[test]
 fn an_overlapping_run_exits_0_and_says_who_is_running() {
-    let env = TestEnv::new();
-    let slow = env.script(
-        "slow.sh",
-        &format!("cat >/dev/null\nsleep 2\nprintf '%s' '{}'", stage_one("s")),
-    );
-    env.write_config(&command_extractor(&slow));
-    env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+    let env = TestEnv::with_slow_extractor("s");
     let first = env
         .cmd()
         .arg("run")
@@ -111,29 +105,6 @@ fn an_overlapping_run_exits_0_and_says_who_is_running() {
         "--wait runs after the first"
     );
     assert!(first.wait_with_output().unwrap().status.success());
-}
-
-/// The memory folder's files (without .git and the transient diff), with the
-/// test root's path replaced so two homes compare equal.
-fn folder_contents(env: &TestEnv) -> Vec<(String, String)> {
-    let root = env.memory_root();
-    let mut out = Vec::new();
-    common::visit(&root, &mut |p| {
-        let rel = p
-            .strip_prefix(&root)
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        if rel.starts_with(".git/") || rel == "phase2_workspace_diff.md" {
-            return;
-        }
-        let text = std::fs::read_to_string(p)
-            .unwrap()
-            .replace(&env.root.display().to_string(), "<ROOT>");
-        out.push((rel, text));
-    });
-    out.sort();
-    out
 }
 
 /// A home with 6 sessions of fixed mtime, a slow command extractor and a slow agent.
@@ -191,14 +162,14 @@ fn assert_recovered(env: &TestEnv, reference: &[(String, String)]) {
         .query_row("SELECT COUNT(*) FROM stage1_outputs", [], |r| r.get(0))
         .unwrap();
     assert_eq!(outputs, 6, "no stage-1 output lost");
-    assert_eq!(folder_contents(env), reference);
+    assert_eq!(env.folder_contents(), reference);
 }
 
 #[test]
 fn sigkill_at_any_point_is_recovered_by_the_next_run() {
     let reference_env = crash_env();
     assert!(reference_env.run(&["run"]).status.success());
-    let reference = folder_contents(&reference_env);
+    let reference = reference_env.folder_contents();
     assert!(reference.iter().any(|(p, _)| p == "MEMORY.md"));
 
     let during_extraction = crash_env();

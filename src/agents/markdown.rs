@@ -99,16 +99,21 @@ mod tests {
         )
     }
 
-    #[test]
-    fn text_after_the_block_and_multibyte_summaries_are_fine() {
-        let rp = MarkdownReadPath::new(
+    /// Codex's `AGENTS.md` under a 4,000-byte limit.
+    fn limited_agents_md() -> MarkdownReadPath {
+        MarkdownReadPath::new(
             Agent::Codex,
             PathBuf::from("AGENTS.md"),
             Some(FileLimit {
                 max_bytes: 4_000,
                 name: "the test limit",
             }),
-        );
+        )
+    }
+
+    #[test]
+    fn text_after_the_block_and_multibyte_summaries_are_fine() {
+        let rp = limited_agents_md();
         let summary = "v1\n- préférence — toujours ✓\n".repeat(40);
         let src = BlockSource::for_test(
             "## Memory — {{ base_path }}\n{{ memory_summary }}\n",
@@ -128,14 +133,7 @@ mod tests {
 
     #[test]
     fn the_whole_file_stays_within_the_limit_and_a_cut_is_announced() {
-        let rp = MarkdownReadPath::new(
-            Agent::Codex,
-            PathBuf::from("AGENTS.md"),
-            Some(FileLimit {
-                max_bytes: 4_000,
-                name: "the test limit",
-            }),
-        );
+        let rp = limited_agents_md();
         let user = "# Mine\n".repeat(100);
         let (small, fit) = rp.install(&user, &source(10)).unwrap();
         assert_eq!(fit.left_out, 0);

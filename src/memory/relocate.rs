@@ -10,7 +10,7 @@
 use super::git::written_by_memkit;
 use crate::config::Config;
 use crate::error::{IoContext, Result};
-use crate::util::fsx::{is_real_dir, is_symlink, remove_path};
+use crate::util::fsx::{copy_tree, is_real_dir, is_symlink, remove_path};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -94,25 +94,9 @@ fn move_folder(from: &Path, to: &Path) -> Result<()> {
         std::process::id()
     ));
     remove_path(&temp)?;
-    copy_tree(from, &temp)?;
+    copy_tree(from, &temp, &|_, _| false)?;
     fs::rename(&temp, to).at(to)?;
     remove_path(from)
-}
-
-/// Copies folders and regular files (permissions kept); links are not followed or copied.
-fn copy_tree(from: &Path, to: &Path) -> Result<()> {
-    fs::create_dir_all(to).at(to)?;
-    for entry in fs::read_dir(from).at(from)?.flatten() {
-        let src = entry.path();
-        let dst = to.join(entry.file_name());
-        let meta = fs::symlink_metadata(&src).at(&src)?;
-        if meta.is_dir() {
-            copy_tree(&src, &dst)?;
-        } else if meta.is_file() {
-            fs::copy(&src, &dst).at(&dst)?;
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -130,7 +114,7 @@ mod tests {
         fs::write(from.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
         fs::write(from.join("MEMORY.md"), "# Task Group: x\n").unwrap();
         std::os::unix::fs::symlink("/etc/passwd", from.join("link")).unwrap();
-        copy_tree(&from, &base.join("to")).unwrap();
+        copy_tree(&from, &base.join("to"), &|_, _| false).unwrap();
         assert_eq!(
             fs::read_to_string(base.join("to/.git/HEAD")).unwrap(),
             "ref: refs/heads/main\n"

@@ -7,7 +7,7 @@ use super::layout::is_foreign_entry;
 use super::{MEMORY_MD, MEMORY_SUMMARY_MD, SKILL_MD, SKILLS_DIR};
 use crate::backends::consolidate::{ConsolidatedFiles, Skill, SkillFile, is_valid_skill_name};
 use crate::error::{Error, IoContext, Result};
-use crate::util::fsx::{is_real_dir, is_temp_file, remove_path};
+use crate::util::fsx::{copy_tree, is_real_dir, is_temp_file, remove_path};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -23,12 +23,15 @@ impl Scratch {
     pub fn copy_of(root: &Path, base: &Path) -> Result<Scratch> {
         remove_abandoned(base);
         fs::create_dir_all(base).at(base)?;
-        let mut tag = [0u8; 4];
-        crate::util::ids::random_bytes(&mut tag);
-        let tag: String = tag.iter().map(|b| format!("{b:02x}")).collect();
+        let tag = crate::util::ids::random_hex(4);
         let dir = base.join(format!("consolidation-{}-{tag}", std::process::id()));
         let scratch = Scratch { dir };
-        copy_dir(root, root, &scratch.dir)?;
+        copy_tree(root, &scratch.dir, &|src, is_dir| {
+            is_foreign_entry(root, src, is_dir)
+                || src
+                    .file_name()
+                    .is_some_and(|n| is_temp_file(&n.to_string_lossy()))
+        })?;
         Ok(scratch)
     }
 
@@ -141,25 +144,6 @@ fn remove_abandoned(base: &Path) {
             let _ = remove_path(&entry.path());
         }
     }
-}
-
-fn copy_dir(root: &Path, from: &Path, to: &Path) -> Result<()> {
-    fs::create_dir_all(to).at(to)?;
-    for entry in fs::read_dir(from).at(from)?.flatten() {
-        let src = entry.path();
-        let meta = fs::symlink_metadata(&src).at(&src)?;
-        let name = entry.file_name();
-        if is_foreign_entry(root, &src, meta.is_dir()) || is_temp_file(&name.to_string_lossy()) {
-            continue;
-        }
-        let dst = to.join(&name);
-        if meta.is_dir() {
-            copy_dir(root, &src, &dst)?;
-        } else if meta.is_file() {
-            fs::copy(&src, &dst).at(&dst)?;
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

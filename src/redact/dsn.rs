@@ -91,10 +91,7 @@ pub(super) fn pgpass_after(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
         let end = run(text, start, line_end - start, |b| !ends_dsn(b));
         pgpass_line(text, start, end, out);
         // Past the line end and its break (`\n`, `\r\n` or an escaped `\n`).
-        i = run(text, line_end, 4, |b| {
-            matches!(b, b'\n' | b'\r' | b'\\' | b'n')
-        })
-        .max(line_end + 1);
+        i = super::lex::skip_break(text, line_end).max(line_end + 1);
     }
 }
 

@@ -214,7 +214,7 @@ pub(super) fn cookie_jar(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
                 push(out, "cookie", i + vs, i + ve);
             }
         }
-        i = run(text, end, 4, |b| matches!(b, b'\n' | b'\r' | b'\\' | b'n')).max(end + 1);
+        i = super::lex::skip_break(text, end).max(end + 1);
     }
 }
 

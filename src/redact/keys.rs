@@ -4,30 +4,11 @@
 
 use super::Finding;
 use super::codec::b64_decode_prefix;
-use super::lex::{b64, backslashes_before, contains, find, run, skip_blanks, word};
+use super::lex::{b64, backslashes_before, contains, find, run, skip_blanks, skip_break, word};
 use super::placeholders::is_harmless;
 
 /// Longest private-key block searched for its END line.
 const MAX_BLOCK: usize = 64 * 1024;
-
-/// Skips one line break: a real one or a (possibly multiply) escaped `\n`/`\r`.
-fn skip_break(text: &[u8], mut i: usize) -> usize {
-    for _ in 0..4 {
-        match text.get(i) {
-            Some(b'\r' | b'\n') => i += 1,
-            Some(b'\\') => {
-                let k = run(text, i, 8, |b| b == b'\\');
-                if matches!(text.get(k), Some(b'n' | b'r')) {
-                    i = k + 1;
-                } else {
-                    break;
-                }
-            }
-            _ => break,
-        }
-    }
-    i
-}
 
 /// Moves `end` back over line breaks and blanks (real or escaped).
 fn trim_breaks(text: &[u8], start: usize, mut end: usize) -> usize {

@@ -76,6 +76,19 @@ pub(super) fn escape_at(text: &[u8], i: usize) -> Option<(u8, usize)> {
     }
 }
 
+/// Skips the line break at `i` (`\n`, `\r\n`, or one escaped under any
+/// number of backslashes), or nothing if there is none.
+pub(super) fn skip_break(text: &[u8], mut i: usize) -> usize {
+    for _ in 0..4 {
+        match (text.get(i), escape_at(text, i)) {
+            (Some(b'\r' | b'\n'), _) => i += 1,
+            (_, Some((b'n' | b'r', width))) => i += width,
+            _ => break,
+        }
+    }
+    i
+}
+
 /// Start of the logical line that contains `i`: after a newline or an
 /// escaped `\n` or `\r`; at most `max` bytes back.
 pub(super) fn line_start(text: &[u8], i: usize, max: usize) -> usize {

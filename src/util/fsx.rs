@@ -119,10 +119,29 @@ fn temp_name(path: &Path) -> std::path::PathBuf {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let mut suffix = [0u8; 6];
-    crate::util::ids::random_bytes(&mut suffix);
-    let tag: String = suffix.iter().map(|b| format!("{b:02x}")).collect();
+    let tag = crate::util::ids::random_hex(6);
     path.with_file_name(format!(".{name}.{}-{tag}.tmp", std::process::id()))
+}
+
+/// Copies the folders and regular files under `from` into `to` (permissions
+/// kept), leaving out each entry `skip(path, is_dir)` names; links are
+/// neither followed nor copied.
+pub fn copy_tree(from: &Path, to: &Path, skip: &dyn Fn(&Path, bool) -> bool) -> Result<()> {
+    fs::create_dir_all(to).at(to)?;
+    for entry in fs::read_dir(from).at(from)?.flatten() {
+        let src = entry.path();
+        let meta = fs::symlink_metadata(&src).at(&src)?;
+        if skip(&src, meta.is_dir()) {
+            continue;
+        }
+        let dst = to.join(entry.file_name());
+        if meta.is_dir() {
+            copy_tree(&src, &dst, skip)?;
+        } else if meta.is_file() {
+            fs::copy(&src, &dst).at(&dst)?;
+        }
+    }
+    Ok(())
 }
 
 /// Whether `file_name` is a temp file of an atomic write: this version's

@@ -24,6 +24,18 @@ pub fn random_bytes(buf: &mut [u8]) {
     }
 }
 
+/// `bytes` in lower-case hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `n` random bytes in lower-case hex (a tag for a file or folder name).
+pub fn random_hex(n: usize) -> String {
+    let mut buf = vec![0u8; n];
+    random_bytes(&mut buf);
+    hex(&buf)
+}
+
 /// A new random UUIDv4 in its canonical lower-case text form.
 pub fn new_uuid_v4() -> String {
     let mut b = [0u8; 16];
@@ -35,7 +47,7 @@ pub fn new_uuid_v4() -> String {
 
 /// Formats 16 bytes as a canonical UUID string.
 pub fn format_uuid(b: &[u8; 16]) -> String {
-    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    let hex = hex(b);
     format!(
         "{}-{}-{}-{}-{}",
         &hex[0..8],

@@ -294,6 +294,45 @@ pub fn thread_id(i: usize) -> String {
 }
 
 impl TestEnv {
+    /// A home whose extractor (a command) takes two seconds to answer
+    /// `stage_one(tag)`, with one session (`thread_id(1)`) to extract.
+    pub fn with_slow_extractor(tag: &str) -> TestEnv {
+        let env = TestEnv::new();
+        let slow = env.script(
+            "slow.sh",
+            &format!(
+                "cat >/dev/null\nsleep 2\nprintf '%s' '{}'",
+                mock::stage_one(tag)
+            ),
+        );
+        env.write_config(&command_extractor(&slow));
+        env.write_codex_session(&thread_id(1), &["Fix the flaky test"]);
+        env
+    }
+
+    /// The memory folder's files (without `.git` and the transient diff),
+    /// root-relative and sorted, with the test root's path replaced so two
+    /// homes compare equal.
+    pub fn folder_contents(&self) -> Vec<(String, String)> {
+        let root = self.memory_root();
+        let mut out = Vec::new();
+        visit(&root, &mut |p| {
+            let rel = p
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if rel.starts_with(".git/") || rel == "phase2_workspace_diff.md" {
+                return;
+            }
+            let text = String::from_utf8_lossy(&std::fs::read(p).unwrap())
+                .replace(&self.root.display().to_string(), "<ROOT>");
+            out.push((rel, text));
+        });
+        out.sort();
+        out
+    }
+
     /// Writes a Codex rollout for thread `id` with these human messages (each
     /// answered, with one shell call), aged past the idle window. Returns its path.
     pub fn write_codex_session(&self, id: &str, humans: &[&str]) -> PathBuf {
