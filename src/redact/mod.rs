@@ -327,12 +327,14 @@ pub fn find_secrets_after(
 /// may stand where a detector looks.
 fn also_elsewhere(text: &[u8], found: &mut Vec<Finding>) {
     let n = found.len();
+    // A secret found in several places is looked for once.
+    let mut looked_for = std::collections::HashSet::new();
     for k in 0..n {
         let (start, end) = (found[k].start, found[k].end);
-        if end - start < 8 {
+        let secret = &text[start..end];
+        if end - start < 8 || !looked_for.insert(secret) {
             continue;
         }
-        let secret = text[start..end].to_vec();
         let bounded = |s: usize, e: usize| {
             (s == 0
                 || !text[s - 1].is_ascii_alphanumeric()
@@ -342,7 +344,7 @@ fn also_elsewhere(text: &[u8], found: &mut Vec<Finding>) {
                     || !text[e].is_ascii_alphanumeric()
                     || !secret[secret.len() - 1].is_ascii_alphanumeric())
         };
-        for at in memchr::memmem::find_iter(text, &secret) {
+        for at in memchr::memmem::find_iter(text, secret) {
             if at != start && bounded(at, at + secret.len()) {
                 found.push(Finding {
                     rule: found[k].rule,
