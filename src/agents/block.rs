@@ -165,20 +165,16 @@ pub fn uninstall(path: &Path, current: &str) -> Result<Option<String>> {
 
 /// The bytes of the file that are not the block's body once the block is
 /// installed: the user's text, the marker lines and the newline install may
-/// add. A body of `max - taken` bytes (as written) keeps the file within `max`.
+/// add (the file with an empty block). A body of `max - taken` bytes as
+/// written ([`written_len`]) keeps the file within `max`.
 pub fn taken_len(path: &Path, current: &str, agent: &str) -> Result<usize> {
-    Ok(match locate(path, current)? {
-        Some(found) => current.len() - found.body.len(),
-        None => {
-            let eol = line_end(current).len();
-            let newline_added = !current.is_empty() && !current.ends_with('\n');
-            current.len()
-                + begin_line(agent, newline_added).len()
-                + BLOCK_END_MARKER.len()
-                + 2 * eol
-                + if newline_added { eol } else { 0 }
-        }
-    })
+    Ok(install(path, current, agent, "")?.len())
+}
+
+/// How many bytes `body` takes once written into the file whose text is
+/// `current` (its line ends, marker-like lines quoted).
+pub fn written_len(current: &str, body: &str) -> usize {
+    written_body(body, line_end(current)).len()
 }
 
 #[cfg(test)]

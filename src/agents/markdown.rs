@@ -29,26 +29,35 @@ impl MarkdownReadPath {
         MarkdownReadPath { agent, path, limit }
     }
 
-    /// The block's body for a file whose text is `current`, and how it fits.
-    fn body(&self, current: &str, source: &BlockSource) -> Result<(String, Fit)> {
-        // The user's text and the marker lines take their room first; CRLF
-        // files and quoted marker lines make the body a little longer as
-        // written, which the slack covers.
-        const SLACK: usize = 256;
-        let taken = block::taken_len(&self.path, current, self.agent.name())?;
-        let limit = self.limit.map(|l| Limit {
-            max: l.max_bytes.saturating_sub(taken + SLACK),
-            measure: Measure::Bytes,
-            name: l.name,
-        });
-        let rendered = source.render(None, limit);
-        let fit = Fit {
-            size: 0,
-            limit: self.limit.map(|l| l.max_bytes),
-            unit: Measure::Bytes.unit(),
-            left_out: rendered.left_out,
+    /// The block's body for a file whose text is `current`, and how many
+    /// summary lines it left out.
+    fn body(&self, current: &str, source: &BlockSource) -> Result<(String, usize)> {
+        let Some(file_limit) = self.limit else {
+            let rendered = source.render(None, None);
+            return Ok((rendered.text.trim_end().to_string(), rendered.left_out));
         };
-        Ok((rendered.text.trim_end().to_string(), fit))
+        // The user's text and the marker lines take their room first. The
+        // body grows as written (CRLF line ends, quoted marker lines): what
+        // it overshoots by comes off the limit, until it fits.
+        let taken = block::taken_len(&self.path, current, self.agent.name())?;
+        let mut max = file_limit.max_bytes.saturating_sub(taken);
+        loop {
+            let rendered = source.render(
+                None,
+                Some(Limit {
+                    max,
+                    measure: Measure::Bytes,
+                    name: file_limit.name,
+                }),
+            );
+            let body = rendered.text.trim_end();
+            let over =
+                (taken + block::written_len(current, body)).saturating_sub(file_limit.max_bytes);
+            if over == 0 || max == 0 {
+                return Ok((body.to_string(), rendered.left_out));
+            }
+            max = max.saturating_sub(over);
+        }
     }
 }
 
@@ -66,11 +75,13 @@ impl ReadPath for MarkdownReadPath {
     }
 
     fn install(&self, current: &str, source: &BlockSource) -> Result<(String, Fit)> {
-        let (body, fit) = self.body(current, source)?;
+        let (body, left_out) = self.body(current, source)?;
         let text = block::install(&self.path, current, self.agent.name(), &body)?;
         let fit = Fit {
             size: text.len(),
-            ..fit
+            limit: self.limit.map(|l| l.max_bytes),
+            unit: Measure::Bytes.unit(),
+            left_out,
         };
         Ok((text, fit))
     }
@@ -150,5 +161,33 @@ mod tests {
             "refreshing an installed block changes nothing"
         );
         assert_eq!(rp.uninstall(&big).unwrap().unwrap(), user);
+    }
+
+    #[test]
+    fn a_crlf_file_stays_within_the_limit_too() {
+        // Codex's own limit: each written line is a byte longer than
+        // rendered, and a flat allowance for that growth runs out once the
+        // summary has a few hundred lines.
+        let rp = MarkdownReadPath::new(
+            Agent::Codex,
+            PathBuf::from("AGENTS.md"),
+            Some(FileLimit {
+                max_bytes: 32_768,
+                name: "the test limit",
+            }),
+        );
+        let user = "# Mine\r\n".repeat(3_000);
+        let summary: String = std::iter::once("v1\n".to_string())
+            .chain((0..3_000).map(|i| format!("- f{i}\n")))
+            .collect();
+        let src = BlockSource::for_test("{{ memory_summary }}\n", "/m", &summary);
+        let (text, fit) = rp.install(&user, &src).unwrap();
+        assert!(text.len() <= 32_768, "{}", text.len());
+        assert_eq!(fit.size, text.len());
+        assert!(fit.left_out > 0 && text.starts_with(&user));
+        assert!(
+            !text.replace("\r\n", "").contains('\n'),
+            "line ends stay CRLF"
+        );
     }
 }
