@@ -4,7 +4,7 @@
 
 use super::{EXTENSIONS_DIR, ROLLOUT_SUMMARIES_DIR};
 use crate::error::{Error, IoContext, Result};
-use crate::util::fsx::{is_symlink, remove_path, write_atomic};
+use crate::util::fsx::{is_symlink, remove_path, write_atomic_mode};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
@@ -160,11 +160,21 @@ pub fn stage_file(
 
 /// Writes `rel` under `root` atomically, refusing paths that escape the root.
 pub fn write_file(root: &Path, rel: &str, bytes: &[u8]) -> Result<PathBuf> {
+    write_file_with_mode(root, rel, bytes, None)
+}
+
+/// [`write_file`], the file given permission bits `mode` before it appears.
+pub fn write_file_with_mode(
+    root: &Path,
+    rel: &str,
+    bytes: &[u8],
+    mode: Option<u32>,
+) -> Result<PathBuf> {
     let path = safe_join(root, rel)?;
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).at(parent)?;
     }
-    write_atomic(&path, bytes)?;
+    write_atomic_mode(&path, bytes, mode)?;
     Ok(path)
 }
 

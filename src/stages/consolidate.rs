@@ -439,12 +439,12 @@ fn write_skill(root: &Path, skill: &Skill) -> Result<()> {
                 Ok(text) => crate::redact::redact(text).into_owned().into_bytes(),
                 Err(_) => f.bytes.clone(),
             };
-            let path = layout::write_file(root, &format!("{folder}/{}", f.path), &bytes)?;
-            fs::set_permissions(
-                &path,
-                std::os::unix::fs::PermissionsExt::from_mode(f.mode & 0o777),
-            )
-            .at(&path)?;
+            layout::write_file_with_mode(
+                root,
+                &format!("{folder}/{}", f.path),
+                &bytes,
+                Some(f.mode & 0o777),
+            )?;
         }
     }
     layout::write_file(
@@ -509,9 +509,7 @@ impl OutputsBackup {
         }
         remove_path(&root.join(SKILLS_DIR))?;
         for (rel, bytes, mode) in &self.skills {
-            let path = layout::write_file(root, &rel.to_string_lossy(), bytes)?;
-            fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(*mode))
-                .at(&path)?;
+            layout::write_file_with_mode(root, &rel.to_string_lossy(), bytes, Some(*mode))?;
         }
         Ok(())
     }
