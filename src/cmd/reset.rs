@@ -4,7 +4,7 @@ use super::Ctx;
 use crate::cli::ResetArgs;
 use crate::error::{Error, Result};
 use crate::memory::layout::clear_root;
-use crate::stages::run::RUN_LOCK;
+use crate::stages::run::{RUN_LOCK, wait_for_run_lock};
 use crate::store::locks;
 use crate::ui;
 use crate::util::time::now_secs;
@@ -22,34 +22,19 @@ pub fn run(ctx: &Ctx, args: &ResetArgs) -> Result<i32> {
     // Never wipe under a running `memkit run`: wait for it to finish.
     let owner = crate::util::process::worker_id();
     let mut told = false;
-    loop {
-        match locks::try_acquire(
-            store.conn_mut(),
-            RUN_LOCK,
-            &owner,
-            RESET_LEASE_SECS,
-            now_secs(),
-        )? {
-            Ok(()) => break,
-            Err(holder) => {
-                if !told {
-                    ui::info(format!(
-                        "waiting for the active run ({}) to finish before resetting",
-                        holder.owner
-                    ));
-                    told = true;
-                }
-                std::thread::sleep(std::time::Duration::from_secs(1));
-            }
+    wait_for_run_lock(&mut store, &owner, |holder| {
+        if !told {
+            ui::info(format!(
+                "waiting for the active run ({}) to finish before resetting",
+                holder.owner
+            ));
+            told = true;
         }
-    }
+    })?;
     let result = wipe(ctx, &mut store);
     locks::release(store.conn(), RUN_LOCK, &owner)?;
     result
 }
-
-/// How long reset holds the run lock at most (it takes seconds).
-const RESET_LEASE_SECS: i64 = 600;
 
 fn wipe(ctx: &Ctx, store: &mut crate::store::Store) -> Result<i32> {
     let root = &ctx.cfg.memory_root;

@@ -167,6 +167,34 @@ pub const RUN_LOCK: &str = "run";
 /// Lease of the run lock; refreshed every minute while the run goes on.
 const RUN_LOCK_LEASE_SECS: i64 = 600;
 
+/// Takes the run lock for `owner` if it is free; the holder if not.
+pub fn try_run_lock(
+    store: &mut Store,
+    owner: &str,
+) -> Result<std::result::Result<(), locks::Holder>> {
+    locks::try_acquire(
+        store.conn_mut(),
+        RUN_LOCK,
+        owner,
+        RUN_LOCK_LEASE_SECS,
+        now_secs(),
+    )
+}
+
+/// Takes the run lock for `owner` once the run holding it is over, calling
+/// `on_wait` with the holder each time it is still held.
+pub fn wait_for_run_lock(
+    store: &mut Store,
+    owner: &str,
+    mut on_wait: impl FnMut(&locks::Holder),
+) -> Result<()> {
+    while let Err(holder) = try_run_lock(store, owner)? {
+        on_wait(&holder);
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    Ok(())
+}
+
 /// Runs the pipeline.
 pub fn run(cfg: &Config, store: &mut Store, opts: &RunOptions) -> Result<RunReport> {
     let started_at = now_secs();
@@ -180,22 +208,12 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &RunOptions) -> Result<RunRepo
         stages: Vec::new(),
         file_problems: Vec::new(),
     };
-    loop {
-        match locks::try_acquire(
-            store.conn_mut(),
-            RUN_LOCK,
-            &owner,
-            RUN_LOCK_LEASE_SECS,
-            now_secs(),
-        )? {
-            Ok(()) => break,
-            Err(holder) if !opts.wait => {
-                report.locked_by = Some(holder.owner);
-                report.locked_since = Some(holder.acquired_at);
-                return Ok(report);
-            }
-            Err(_) => std::thread::sleep(Duration::from_secs(2)),
-        }
+    if opts.wait {
+        wait_for_run_lock(store, &owner, |_| {})?;
+    } else if let Err(holder) = try_run_lock(store, &owner)? {
+        report.locked_by = Some(holder.owner);
+        report.locked_since = Some(holder.acquired_at);
+        return Ok(report);
     }
     let renew_owner = owner.clone();
     let keeper = Keepalive::start(
