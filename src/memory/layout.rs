@@ -4,7 +4,7 @@
 
 use super::{EXTENSIONS_DIR, ROLLOUT_SUMMARIES_DIR};
 use crate::error::{Error, IoContext, Result};
-use crate::util::fsx::{is_symlink, remove_path, write_atomic_mode};
+use crate::util::fsx::{is_stale_temp_file, is_symlink, remove_path, write_atomic_mode};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
@@ -14,12 +14,15 @@ use std::path::{Component, Path, PathBuf};
 pub fn ensure_layout(root: &Path) -> Result<Vec<PathBuf>> {
     refuse_symlinked_root(root)?;
     fs::create_dir_all(root).at(root)?;
-    crate::util::fsx::remove_stale_temp_files(root);
-    let removed = remove_symlinks(root)?;
+    let found = walk(root)?;
+    remove_temp_files(&found.stale_temp_files);
+    for link in &found.links {
+        fs::remove_file(link).at(link)?;
+    }
     for dir in [ROLLOUT_SUMMARIES_DIR, EXTENSIONS_DIR] {
         fs::create_dir_all(root.join(dir)).at(&root.join(dir))?;
     }
-    Ok(removed)
+    Ok(found.links)
 }
 
 /// Errors when `root` itself is a symbolic link.
@@ -79,31 +82,56 @@ fn collect_foreign(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Removes every symbolic link under `root` (outside `.git` and foreign
-/// repositories), without following any.
-pub fn remove_symlinks(root: &Path) -> Result<Vec<PathBuf>> {
-    let mut removed = Vec::new();
-    walk_links(root, root, &mut removed)?;
-    for link in &removed {
-        fs::remove_file(link).at(link)?;
-    }
-    Ok(removed)
+/// Removes the temp files crashed writers left under `root` (outside `.git`
+/// and foreign repositories); a file that cannot be removed stays.
+pub fn remove_stale_temp_files(root: &Path) -> Result<()> {
+    remove_temp_files(&walk(root)?.stale_temp_files);
+    Ok(())
 }
 
-fn walk_links(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+fn remove_temp_files(paths: &[PathBuf]) {
+    for path in paths {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// What the walk of the memory folder found to clean.
+#[derive(Default)]
+struct Found {
+    /// Symbolic links (never followed).
+    links: Vec<PathBuf>,
+    /// Temp files of crashed writers.
+    stale_temp_files: Vec<PathBuf>,
+}
+
+/// Walks `root` outside `.git` and foreign repositories.
+fn walk(root: &Path) -> Result<Found> {
+    let mut found = Found::default();
+    walk_dir(root, root, &mut found)?;
+    Ok(found)
+}
+
+fn walk_dir(root: &Path, dir: &Path, found: &mut Found) -> Result<()> {
     let Ok(entries) = fs::read_dir(dir) else {
         return Ok(());
     };
     for entry in entries.flatten() {
         let path = entry.path();
-        let meta = fs::symlink_metadata(&path).at(&path)?;
+        let meta = match fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
+            // Renamed away meanwhile (a writer's temp file becoming its file).
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(Error::io(&path, e)),
+        };
         if is_foreign_entry(root, &path, meta.is_dir()) {
             continue;
         }
         if meta.file_type().is_symlink() {
-            out.push(path);
+            found.links.push(path);
         } else if meta.is_dir() {
-            walk_links(root, &path, out)?;
+            walk_dir(root, &path, found)?;
+        } else if is_stale_temp_file(&entry.file_name().to_string_lossy(), &meta) {
+            found.stale_temp_files.push(path);
         }
     }
     Ok(())
@@ -198,6 +226,31 @@ pub fn clear_root(root: &Path) -> Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn crashed_writers_temp_files_go_but_not_inside_foreign_repositories() {
+        let root = std::env::temp_dir().join(format!(
+            "memkit-layout-tmp-{}",
+            crate::util::ids::new_uuid_v4()
+        ));
+        // pid 0 is no writer of ours and never alive as one.
+        let temp = ".MEMORY.md.0-0123456789ab.tmp";
+        for dir in ["", "skills/a", ".codex-baseline", "vendored"] {
+            fs::create_dir_all(root.join(dir)).unwrap();
+            fs::write(root.join(dir).join(temp), "half").unwrap();
+        }
+        fs::create_dir_all(root.join("vendored/.git")).unwrap();
+        fs::write(root.join("notes.tmp"), "the user's").unwrap();
+        ensure_layout(&root).unwrap();
+        assert!(!root.join(temp).exists() && !root.join("skills/a").join(temp).exists());
+        assert!(root.join(".codex-baseline").join(temp).exists());
+        assert!(root.join("vendored").join(temp).exists());
+        assert!(root.join("notes.tmp").exists());
+        fs::write(root.join(temp), "half").unwrap();
+        remove_stale_temp_files(&root).unwrap();
+        assert!(!root.join(temp).exists());
+        fs::remove_dir_all(&root).unwrap();
+    }
 
     fn temp() -> PathBuf {
         let d =

@@ -20,7 +20,7 @@ pub struct Workspace {
 pub fn inspect(root: &Path) -> Result<Workspace> {
     layout::refuse_symlinked_root(root)?;
     std::fs::create_dir_all(root).at(root)?;
-    crate::util::fsx::remove_stale_temp_files(root);
+    layout::remove_stale_temp_files(root)?;
     remove_diff_file(root)?;
     let baseline = Baseline::open_or_create(root)?;
     let changes = baseline.changes()?;

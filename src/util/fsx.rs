@@ -175,42 +175,21 @@ fn temp_writer(file_name: &str) -> Option<u32> {
     hex.then(|| pid.parse().ok()).flatten()
 }
 
-/// Removes, under `dir` (recursively, links not followed), the temp files
-/// that crashed writers left: those whose writer is gone (or, from older
-/// versions without a pid, that are more than an hour old). Returns them.
-pub fn remove_stale_temp_files(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut removed = Vec::new();
-    let Ok(entries) = fs::read_dir(dir) else {
-        return removed;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Ok(meta) = fs::symlink_metadata(&path) else {
-            continue;
-        };
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if meta.is_dir() {
-            if name != ".git" {
-                removed.extend(remove_stale_temp_files(&path));
-            }
-            continue;
-        }
-        if !meta.is_file() || !is_temp_file(&name) {
-            continue;
-        }
-        let stale = match temp_writer(&name) {
-            Some(pid) => pid != std::process::id() && !crate::util::process::pid_alive(pid),
-            None => meta
-                .modified()
-                .ok()
-                .and_then(|m| m.elapsed().ok())
-                .is_some_and(|age| age > std::time::Duration::from_secs(3600)),
-        };
-        if stale && fs::remove_file(&path).is_ok() {
-            removed.push(path);
-        }
+/// Whether the file `name` (with metadata `meta`) is a temp file a crashed
+/// writer left: its writer is gone (or, from older versions without a pid,
+/// it is more than an hour old).
+pub fn is_stale_temp_file(name: &str, meta: &fs::Metadata) -> bool {
+    if !meta.is_file() || !is_temp_file(name) {
+        return false;
     }
-    removed
+    match temp_writer(name) {
+        Some(pid) => pid != std::process::id() && !crate::util::process::pid_alive(pid),
+        None => meta
+            .modified()
+            .ok()
+            .and_then(|m| m.elapsed().ok())
+            .is_some_and(|age| age > std::time::Duration::from_secs(3600)),
+    }
 }
 
 /// Writes `bytes` to a new file at `path`; fails if it already exists.
