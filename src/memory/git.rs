@@ -130,10 +130,6 @@ impl Baseline {
         let stale = match self.repo.open_index() {
             Err(_) => true,
             Ok(index) => {
-                let before = match commit.parent_ids().next() {
-                    Some(parent) => self.commit_snapshot(parent.detach())?,
-                    None => Snapshot::new(),
-                };
                 let entries = index.entries();
                 let describes = |files: &Snapshot| {
                     entries.len() == files.len()
@@ -143,7 +139,12 @@ impl Baseline {
                                 .is_some_and(|f| f.oid == e.id)
                         })
                 };
-                !describes(&self.head_snapshot()?) && describes(&before)
+                // The usual case, an index at HEAD, costs one tree walk.
+                !describes(&self.head_snapshot()?)
+                    && describes(&match commit.parent_ids().next() {
+                        Some(parent) => self.commit_snapshot(parent.detach())?,
+                        None => Snapshot::new(),
+                    })
             }
         };
         if !stale {
