@@ -22,9 +22,8 @@ pub struct FileProblem {
 /// The problems of the present session files, as the last scan found them
 /// (files the user told memkit to forget are not its concern).
 pub fn file_problems(store: &Store) -> Result<Vec<FileProblem>> {
-    let mut out: Vec<FileProblem> = threads::list(store.conn())?
+    let out: Vec<FileProblem> = threads::with_read_problems(store.conn())?
         .into_iter()
-        .filter(|t| t.present && t.forgotten_at.is_none())
         .filter_map(|t| {
             let (unreadable, text) = match (t.read_error, t.read_warning) {
                 (Some(e), _) => (true, e),
@@ -43,6 +42,5 @@ pub fn file_problems(store: &Store) -> Result<Vec<FileProblem>> {
             })
         })
         .collect();
-    out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }

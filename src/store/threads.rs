@@ -158,6 +158,17 @@ pub fn list(conn: &Connection) -> Result<Vec<ThreadRow>> {
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
+/// The present, not forgotten sessions whose last read found a problem (an
+/// error or skipped lines), by path.
+pub fn with_read_problems(conn: &Connection) -> Result<Vec<ThreadRow>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM threads WHERE present = 1 AND forgotten_at IS NULL \
+         AND (read_error IS NOT NULL OR read_warning IS NOT NULL) ORDER BY rollout_path"
+    ))?;
+    let rows = stmt.query_map([], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
 /// One session by id.
 pub fn get(conn: &Connection, id: &str) -> Result<Option<ThreadRow>> {
     Ok(conn
