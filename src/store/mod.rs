@@ -34,33 +34,35 @@ impl Store {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).at(dir)?;
         }
-        let conn = while_busy(|| {
-            let conn = Connection::open_with_flags(
-                path,
-                OpenFlags::SQLITE_OPEN_READ_WRITE
-                    | OpenFlags::SQLITE_OPEN_CREATE
-                    | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-            )?;
-            configure(&conn)?;
-            Ok(conn)
-        })
+        let conn = while_busy(
+            || {
+                let conn = Connection::open_with_flags(
+                    path,
+                    OpenFlags::SQLITE_OPEN_READ_WRITE
+                        | OpenFlags::SQLITE_OPEN_CREATE
+                        | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                )?;
+                configure(&conn)?;
+                Ok(conn)
+            },
+            |e| {
+                matches!(e, rusqlite::Error::SqliteFailure(e, _) if matches!(
+                    e.code,
+                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                ))
+            },
+        )
         .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
         };
-        let deadline = Instant::now() + OPEN_PATIENCE;
-        loop {
-            match migrations::migrate(&mut store.conn, path) {
-                Err(e)
-                    if e.to_string().contains("database is locked")
-                        && Instant::now() < deadline =>
-                {
-                    std::thread::sleep(retry_pause());
-                }
-                other => return other.map(|()| store),
-            }
-        }
+        // The migration's errors are memkit's, which carry SQLite's text.
+        while_busy(
+            || migrations::migrate(&mut store.conn, path),
+            |e| e.to_string().contains("database is locked"),
+        )?;
+        Ok(store)
     }
 
     /// The underlying connection.
@@ -98,21 +100,17 @@ fn retry_pause() -> Duration {
     Duration::from_millis(10) + Duration::from_nanos(jitter as u64)
 }
 
-/// Runs `f` again while SQLite answers busy or locked: switching a new
-/// database to WAL needs it alone, and SQLite answers that without waiting on
-/// the busy handler.
-fn while_busy<T>(mut f: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+/// Runs `f` again while its error says SQLite is busy or locked (`busy`):
+/// creating or migrating a new database needs it alone, and switching it to
+/// WAL is answered without waiting on the busy handler.
+fn while_busy<T, E>(
+    mut f: impl FnMut() -> std::result::Result<T, E>,
+    busy: impl Fn(&E) -> bool,
+) -> std::result::Result<T, E> {
     let deadline = Instant::now() + OPEN_PATIENCE;
     loop {
         match f() {
-            Err(rusqlite::Error::SqliteFailure(e, _))
-                if matches!(
-                    e.code,
-                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
-                ) && Instant::now() < deadline =>
-            {
-                std::thread::sleep(retry_pause());
-            }
+            Err(e) if busy(&e) && Instant::now() < deadline => std::thread::sleep(retry_pause()),
             other => return other,
         }
     }
