@@ -104,8 +104,7 @@ pub fn read(
     };
     let bytes = super::lines::read_lines(path, &mut |line| {
         if line.overlong.is_some() {
-            stats.lines += 1;
-            stats.record_overlong(line.number);
+            stats.skip_overlong(line.number);
             return true;
         }
         if line.text.trim().is_empty() {

@@ -148,8 +148,7 @@ pub fn read(
     };
     let bytes = super::lines::read_raw_lines(path, &mut |raw| {
         if raw.overlong.is_some() {
-            stats.lines += 1;
-            stats.record_overlong(raw.number);
+            stats.skip_overlong(raw.number);
             return true;
         }
         if raw.bytes.iter().all(u8::is_ascii_whitespace) {

@@ -150,20 +150,14 @@ pub fn read_raw_lines(path: &Path, f: &mut dyn FnMut(RawLine<'_>) -> bool) -> Re
             if matches!(long, LongLine::None) && carry.len() + piece.len() > MAX_LINE_BYTES + 1 {
                 long = LongLine::start(&mut carry);
             }
-            let keep_going = match std::mem::take(&mut long) {
-                LongLine::None if carry.is_empty() => emit(piece, number, f),
-                LongLine::None => {
-                    carry.extend_from_slice(piece);
-                    emit(&carry, number, f)
+            let keep_going = if matches!(long, LongLine::None) && carry.is_empty() {
+                emit(piece, number, f)
+            } else {
+                long.add(piece, &mut carry);
+                match std::mem::take(&mut long) {
+                    LongLine::Skipping(len) => overlong(len, number, true, f),
+                    _ => emit(&carry, number, f),
                 }
-                mut shrinking @ LongLine::Shrinking { .. } => {
-                    shrinking.add(piece, &mut carry);
-                    match shrinking {
-                        LongLine::Skipping(len) => overlong(len, number, true, f),
-                        _ => emit(&carry, number, f),
-                    }
-                }
-                LongLine::Skipping(len) => overlong(len + piece.len() as u64, number, true, f),
             };
             carry.clear();
             start = stop;
@@ -176,10 +170,7 @@ pub fn read_raw_lines(path: &Path, f: &mut dyn FnMut(RawLine<'_>) -> bool) -> Re
         if matches!(long, LongLine::None) && carry.len() + piece.len() > MAX_LINE_BYTES {
             long = LongLine::start(&mut carry);
         }
-        match long {
-            LongLine::None => carry.extend_from_slice(piece),
-            _ => long.add(piece, &mut carry),
-        }
+        long.add(piece, &mut carry);
         start = 0;
         end = read_some(&mut reader, &mut buf).map_err(|e| read_error(path, e))?;
         bytes += end as u64;

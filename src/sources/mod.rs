@@ -257,22 +257,27 @@ pub struct ReadStats {
     pub tool_calls: u64,
 }
 
+/// Counts one more skipped line and remembers its number, up to
+/// [`ReadStats::MAX_REMEMBERED_LINES`].
+fn remember(count: &mut u64, lines: &mut Vec<u64>, line: u64) {
+    *count += 1;
+    if lines.len() < ReadStats::MAX_REMEMBERED_LINES {
+        lines.push(line);
+    }
+}
+
 impl ReadStats {
     /// How many malformed line numbers are remembered.
     pub const MAX_REMEMBERED_LINES: usize = 20;
 
     pub(crate) fn record_malformed(&mut self, line: u64) {
-        self.malformed += 1;
-        if self.malformed_lines.len() < Self::MAX_REMEMBERED_LINES {
-            self.malformed_lines.push(line);
-        }
+        remember(&mut self.malformed, &mut self.malformed_lines, line);
     }
 
-    pub(crate) fn record_overlong(&mut self, line: u64) {
-        self.overlong += 1;
-        if self.overlong_lines.len() < Self::MAX_REMEMBERED_LINES {
-            self.overlong_lines.push(line);
-        }
+    /// Counts line `line`, skipped for being over-long.
+    pub(crate) fn skip_overlong(&mut self, line: u64) {
+        self.lines += 1;
+        remember(&mut self.overlong, &mut self.overlong_lines, line);
     }
 
     pub(crate) fn count(&mut self, event: &Event) {
