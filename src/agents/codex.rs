@@ -29,29 +29,42 @@ pub const CODEX_INSTRUCTIONS_MAX_BYTES: usize = 32 * 1024;
 /// Codex reads. So a block stranded in the file Codex no longer reads can
 /// still be updated and removed (and `memkit doctor` says it is stranded).
 fn block_file(codex_home: &Path) -> PathBuf {
-    let read = instructions_file(codex_home);
-    let holds_block = |p: &Path| {
-        std::fs::read_to_string(p).is_ok_and(|t| t.contains(crate::readpath::BLOCK_BEGIN_MARKER))
-    };
-    if holds_block(&read) {
-        return read;
-    }
-    [
+    // Both files, each read once: [override, AGENTS.md].
+    let files = [
         codex_home.join("AGENTS.override.md"),
         codex_home.join("AGENTS.md"),
     ]
-    .into_iter()
-    .find(|p| holds_block(p))
-    .unwrap_or(read)
+    .map(|p| {
+        let text = std::fs::read_to_string(&p).ok();
+        (p, text)
+    });
+    let holds_block = |text: &Option<String>| {
+        text.as_deref()
+            .is_some_and(|t| t.contains(crate::readpath::BLOCK_BEGIN_MARKER))
+    };
+    // The file Codex reads first, then the other one.
+    let read = usize::from(!overrides(files[0].1.as_deref()));
+    let found = [read, 1 - read]
+        .into_iter()
+        .find(|&i| holds_block(&files[i].1))
+        .unwrap_or(read);
+    files[found].0.clone()
+}
+
+/// Whether an `AGENTS.override.md` with this text is the file Codex reads:
+/// it has content (Codex then ignores `AGENTS.md`).
+fn overrides(text: Option<&str>) -> bool {
+    text.is_some_and(|t| !t.trim().is_empty())
 }
 
 /// The global instructions file Codex reads: `AGENTS.override.md` when it
-/// has content (Codex then ignores `AGENTS.md`), else `AGENTS.md`.
+/// has content, else `AGENTS.md`.
 pub fn instructions_file(codex_home: &Path) -> PathBuf {
     let override_file = codex_home.join("AGENTS.override.md");
-    match std::fs::read_to_string(&override_file) {
-        Ok(text) if !text.trim().is_empty() => override_file,
-        _ => codex_home.join("AGENTS.md"),
+    if overrides(std::fs::read_to_string(&override_file).ok().as_deref()) {
+        override_file
+    } else {
+        codex_home.join("AGENTS.md")
     }
 }
 
