@@ -111,10 +111,9 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
         let (row, error) = match p.result {
             Ok((info, stats, preview)) => {
                 report.malformed_lines += stats.malformed + stats.overlong;
-                if let Some(w) = stats.malformed_summary(&p.file.path) {
-                    report.warnings.push(w);
-                }
-                (thread_row(&p.file, &info, &stats, preview, now), None)
+                let row = thread_row(&p.file, &info, &stats, preview, now);
+                report.warnings.extend(row.read_warning.clone());
+                (row, None)
             }
             Err(e) => {
                 report.files_failed += 1;
