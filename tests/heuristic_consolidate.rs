@@ -86,3 +86,65 @@ fn extract_sync_consolidate_then_a_note() {
     );
     assert_eq!(git_status(&root), "");
 }
+
+#[test]
+fn hand_edits_survive_consolidation_and_diff_names_them_the_users() {
+    let env = TestEnv::new();
+    env.write_codex_session(
+        &thread_id(1),
+        &["Fix the login redirect", "We use pnpm here, not npm."],
+    );
+    env.write_codex_session(&thread_id(2), &["Add a cart page"]);
+    env.ok(&["run"]);
+    let root = env.memory_root();
+    let (memory, _) = valid_files(&root);
+    let generated = memory
+        .lines()
+        .find(|l| l.starts_with("- `make test-0` works in proj"))
+        .unwrap_or_else(|| panic!("a working command to delete:\n{memory}"))
+        .to_string();
+    let edited = memory.replace(
+        &format!("{generated}\n"),
+        "- integration tests need `docker compose up db` first\n",
+    );
+    std::fs::write(root.join("MEMORY.md"), &edited).unwrap();
+
+    let diff: serde_json::Value = serde_json::from_str(&env.ok(&["diff", "--json"])).unwrap();
+    assert_eq!(diff["changes"][0]["path"], "MEMORY.md");
+    assert_eq!(diff["changes"][0]["by"], "user", "{diff}");
+    let out = env.cmd().arg("diff").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("MEMORY.md: edited by you"), "{stderr}");
+
+    let out = env.cmd().arg("consolidate").output().unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("kept 2 line(s)"), "{stderr}");
+    let (after, summary) = valid_files(&root);
+    let block = after
+        .split("# Task Group: /home/dev/proj\n")
+        .nth(1)
+        .expect("the project block");
+    assert!(
+        block.contains(&format!(
+            "## Pinned by the user\n- integration tests need `docker compose up db` first\n\
+             ### Removed by the user\n{generated}\n"
+        )),
+        "{after}"
+    );
+    assert_eq!(
+        after.matches(generated.as_str()).count(),
+        1,
+        "only as removed"
+    );
+    assert!(summary.contains("### pinned by the user\n- integration tests need"));
+    assert_eq!(git_status(&root), "", "committed");
+
+    // Another night: the pins carry forward and nothing else changes.
+    env.write_codex_session(&thread_id(3), &["Add a logout button"]);
+    env.ok(&["run"]);
+    let (again, _) = valid_files(&root);
+    assert!(again.contains("- integration tests need `docker compose up db` first\n"));
+    assert_eq!(again.matches(generated.as_str()).count(), 1);
+    assert_eq!(git_status(&root), "");
+}

@@ -74,6 +74,12 @@ pub fn print_report(ctx: &Ctx, r: &ConsolidateReport) {
         return;
     }
     crate::outln!("{}", summary_line(r, now_secs()));
+    if r.hand_edited_lines > 0 {
+        ui::info(format!(
+            "kept {} line(s) of MEMORY.md / memory_summary.md that you edited by hand (\"Pinned by the user\")",
+            r.hand_edited_lines
+        ));
+    }
     for path in &r.edits_during_run {
         ui::warn(format!(
             "{path} changed while consolidating; the next consolidation will pick it up"

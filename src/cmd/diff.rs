@@ -4,6 +4,7 @@ use super::Ctx;
 use crate::cli::DiffArgs;
 use crate::error::Result;
 use crate::memory::diff::{line_counts, unified};
+use crate::memory::{MEMORY_MD, MEMORY_SUMMARY_MD, RAW_MEMORIES_MD, ROLLOUT_SUMMARIES_DIR};
 use crate::stages::diff::{inspect, write_diff_file};
 use crate::ui;
 use serde::Serialize;
@@ -14,6 +15,20 @@ struct FileChange {
     status: crate::memory::git::Status,
     added: usize,
     removed: usize,
+    /// Who made the change: `user` (a hand edit since memkit's last
+    /// commit) or `memkit` (sync's outputs, committed by the next
+    /// consolidation).
+    by: &'static str,
+}
+
+/// Who changed a path since memkit's last commit: memkit writes only the
+/// sync outputs between commits; everything else is the user's hand.
+fn author(path: &str) -> &'static str {
+    if path == RAW_MEMORIES_MD || path.starts_with(&format!("{ROLLOUT_SUMMARIES_DIR}/")) {
+        "memkit"
+    } else {
+        "user"
+    }
 }
 
 #[derive(Serialize)]
@@ -40,6 +55,7 @@ pub fn run(ctx: &Ctx, args: &DiffArgs) -> Result<i32> {
                 status: c.status,
                 added,
                 removed,
+                by: author(&c.path),
             });
         }
         let summary = DiffSummary {
@@ -62,7 +78,20 @@ pub fn run(ctx: &Ctx, args: &DiffArgs) -> Result<i32> {
         let text = unified(&ws.baseline, &ws.changes)?;
         crate::ui::write_stdout(format_args!("{text}"));
     }
+    let baseline = ws.baseline.head_short()?.unwrap_or_default();
+    for c in ws.changes.iter().filter(|c| is_pinned_output(&c.path)) {
+        ui::info(format!(
+            "{}: edited by you since memkit's commit {baseline}; the next consolidation keeps your lines (under \"{}\")",
+            c.path,
+            crate::memory::pins::PINNED_HEADING.trim_start_matches("## ")
+        ));
+    }
     Ok(if args.exit_code && changed { 1 } else { 0 })
+}
+
+/// Whether a path is one whose hand edits consolidation keeps.
+fn is_pinned_output(path: &str) -> bool {
+    path == MEMORY_MD || path == MEMORY_SUMMARY_MD
 }
 
 /// `git diff --stat` layout: ` path | N +++--` and a totals line.

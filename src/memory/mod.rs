@@ -18,6 +18,7 @@ pub mod files;
 pub mod git;
 pub mod layout;
 pub mod notes;
+pub mod pins;
 pub mod relocate;
 pub mod scratch;
 pub mod stem;

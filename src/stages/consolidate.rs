@@ -17,11 +17,12 @@ use crate::backends::consolidate::{
 use crate::config::{Config, ConsolidateBackendKind};
 use crate::error::{Error, IoContext, Result};
 use crate::memory::git::Snapshot;
+use crate::memory::pins::Pins;
 use crate::memory::validate::{check_artifacts, validate_files};
 use crate::memory::{
     MEMORY_MD, MEMORY_SUMMARY_MD, SKILL_MD, SKILLS_DIR, WORKSPACE_DIFF_MD, extensions, layout,
 };
-use crate::stages::diff::{inspect, remove_diff_file, write_diff_file};
+use crate::stages::diff::{Workspace, inspect, remove_diff_file, write_diff_file};
 use crate::stages::keepalive::Keepalive;
 use crate::store::Store;
 use crate::store::jobs::{self, Phase2Claim, Phase2ClaimOptions};
@@ -73,6 +74,9 @@ pub struct ConsolidateReport {
     pub error: Option<String>,
     /// Files a user changed during the run, left for the next consolidation.
     pub edits_during_run: Vec<String>,
+    /// Lines of `MEMORY.md` / `memory_summary.md` the user wrote or removed
+    /// by hand, kept by this consolidation.
+    pub hand_edited_lines: usize,
     /// Model input tokens.
     pub tokens_in: u64,
     /// Model output tokens.
@@ -308,6 +312,8 @@ fn consolidate_locked(
     crate::util::crashpoint::here("consolidate:diff-written");
     let at_start = ws.baseline.store_worktree()?;
     let backup = OutputsBackup::take(root)?;
+    let pins = hand_edits(root, &ws)?;
+    report.hand_edited_lines = pins.len();
     let notes = read_notes(root)?;
     let input = ConsolidationInput {
         root,
@@ -323,7 +329,9 @@ fn consolidate_locked(
         crate::util::crashpoint::here("consolidate:backend-done");
         report.tokens_in = result.tokens_in;
         report.tokens_out = result.tokens_out;
-        write_files(root, &result.files)
+        let mut files = result.files;
+        pins.apply(&mut files);
+        write_files(root, &files)
     });
     if let Err(e) = applied {
         backup.restore(root)?;
@@ -348,6 +356,31 @@ fn consolidate_locked(
         .map(|id| id.to_hex_with_len(7).to_string());
     report.outcome = "consolidated";
     Ok(consolidated)
+}
+
+/// The user's hand edits of `MEMORY.md` and `memory_summary.md` since
+/// memkit's last commit (the baseline's HEAD), read before they are replaced.
+fn hand_edits(root: &Path, ws: &Workspace) -> Result<Pins> {
+    let committed = |name: &str| -> Result<Option<String>> {
+        let old = ws
+            .changes
+            .iter()
+            .find(|c| c.path == name)
+            .and_then(|c| c.old);
+        old.map(|state| {
+            ws.baseline
+                .blob(state.oid)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+        })
+        .transpose()
+    };
+    let current = |name: &str| fs::read_to_string(root.join(name)).ok();
+    Ok(Pins::collect(
+        committed(MEMORY_MD)?.as_deref(),
+        current(MEMORY_MD).as_deref(),
+        committed(MEMORY_SUMMARY_MD)?.as_deref(),
+        current(MEMORY_SUMMARY_MD).as_deref(),
+    ))
 }
 
 /// Whether a path is something the backend writes.
