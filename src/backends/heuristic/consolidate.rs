@@ -354,11 +354,16 @@ mod tests {
                 .memory_summary_md
                 .contains("use pnpm (seen in 300 sessions")
         );
-        assert_eq!(task_groups(&files.memory_md).len(), 41);
+        // 40 projects, the notes and the preferences stated in all projects.
+        assert_eq!(task_groups(&files.memory_md).len(), 42);
+        let global = section(block(&files.memory_md, "all projects"), "User preferences");
+        assert!(global.starts_with("- use pnpm (seen in 300 sessions across project-00, "));
+        assert!(!block(&files.memory_md, "/home/dev/project-07").contains("use pnpm"));
         assert!(
             files
-                .memory_md
-                .contains("- use pnpm [Task 1, Task 2, Task 3 and 5 more] (seen in 8 sessions)")
+                .memory_summary_md
+                .contains("more entries are only in MEMORY.md: search its project block\n"),
+            "what did not fit is counted"
         );
     }
 
@@ -395,21 +400,20 @@ mod tests {
         ];
         let files = consolidate_files(&sel, &[]);
         valid(&files);
-        let memory_prefs = section(
-            block(&files.memory_md, "/home/dev/shop"),
-            "User preferences",
-        );
+        // Stated in two projects: it holds everywhere, and only there.
+        let global = section(block(&files.memory_md, "all projects"), "User preferences");
         assert_eq!(
-            memory_prefs,
-            "- we use pnpm here, not npm [Task 1] (seen in 1 session)\n"
+            global,
+            "- We use pnpm here - not npm! (seen in 2 sessions across shop, api)\n\n"
         );
+        assert!(!block(&files.memory_md, "/home/dev/shop").contains("not npm"));
         let summary_prefs = section(&files.memory_summary_md, "User preferences");
         assert_eq!(
             summary_prefs,
-            "- we use pnpm here, not npm (seen in 2 sessions across shop, api)\n\n"
+            "### all projects\n- We use pnpm here - not npm! (seen in 2 sessions across shop, api)\n\n"
         );
         let tips = section(&files.memory_summary_md, "General Tips");
-        assert!(tips.starts_with("- `cargo tset` failed (exit 1: error: no such command); `cargo test` worked instead"), "{tips}");
+        assert!(tips.starts_with("### /home/dev/api\n- `cargo tset` failed (exit 1: error: no such command); `cargo test` worked instead"), "{tips}");
         assert!(!files.memory_md.contains("(evidence:"));
         assert!(
             !files.memory_md.contains("src/main.rs"),

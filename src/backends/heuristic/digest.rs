@@ -2,9 +2,9 @@
 //! with its parsed raw memory, grouped into projects by working directory, and
 //! the interpreted notes. Preferences a note asked to forget are gone here.
 
+use super::curate::Current;
 use super::notes::NoteBook;
 use super::rawparse::{ParsedMemory, clean_text, parse};
-use super::tally::{Tallied, tally};
 use crate::backends::consolidate::Note;
 use crate::memory::files::SelectedOutput;
 
@@ -36,20 +36,6 @@ pub struct Session {
     pub memory: ParsedMemory,
 }
 
-/// The de-duplicated bullets of one kind (`field` of each session's parsed
-/// memory) across `sessions`; a bullet's members index into `sessions`.
-pub fn tally_bullets<'a>(
-    sessions: impl IntoIterator<Item = &'a Session>,
-    field: fn(&ParsedMemory) -> &Vec<String>,
-) -> Vec<Tallied> {
-    tally(
-        sessions
-            .into_iter()
-            .enumerate()
-            .flat_map(|(i, s)| field(&s.memory).iter().map(move |b| (i, b.as_str()))),
-    )
-}
-
 /// The sessions of one working directory.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Project {
@@ -68,6 +54,8 @@ pub struct Digest {
     pub projects: Vec<Project>,
     /// The notes.
     pub notes: NoteBook,
+    /// What memory states as current, per project and globally.
+    pub current: Current,
 }
 
 impl Digest {
@@ -85,10 +73,12 @@ impl Digest {
             s.memory.preferences.retain(|p| !notes.forgets(p));
         }
         let projects = group(&sessions);
+        let current = Current::build(&sessions, &projects);
         Digest {
             sessions,
             projects,
             notes,
+            current,
         }
     }
 

@@ -8,6 +8,7 @@
 //! signals gives the empty output.
 
 use super::commands::{self, FailureFix, WorkedCommand};
+use super::envfacts;
 use super::facts::{self, Outcome};
 use super::render;
 use super::signals::{self, Preference};
@@ -77,10 +78,14 @@ pub(crate) struct Digest {
     pub steps: Vec<String>,
     /// Preferences and corrections.
     pub preferences: Vec<Preference>,
+    /// Short requests about how to work (promoted when made in several sessions).
+    pub requests: Vec<String>,
     /// Failed commands and what worked instead.
     pub fixes: Vec<FailureFix>,
     /// Build/test/… commands that worked.
     pub worked: Vec<WorkedCommand>,
+    /// Facts about the project's environment the session established.
+    pub environment: Vec<String>,
     /// Files edited.
     pub files: Vec<String>,
     /// Keywords.
@@ -100,23 +105,19 @@ impl Digest {
         let project = facts::project_name(cwd.as_deref());
         let humans = facts::human_messages(input.events());
         // A sub-agent's "user" is another agent: its words are no human preference.
-        let preferences = if input.info.source == "subagent" {
-            Vec::new()
+        let turns = facts::human_turns(input.events());
+        let (preferences, requests) = if input.info.source == "subagent" {
+            (Vec::new(), Vec::new())
         } else {
-            signals::preferences(&humans)
+            (signals::preferences(&turns), signals::requests(&turns))
         };
         let runs = commands::shell_runs(input.events());
         let files = facts::edited_files(input.events(), cwd.as_deref());
         let project_label = project.clone().unwrap_or_else(|| "unknown".to_string());
         let task = facts::task_name(&humans, input.events())
             .unwrap_or_else(|| format!("Session in {project_label}"));
-        let keywords = facts::keywords(
-            project.as_deref(),
-            branch.as_deref(),
-            &files,
-            &runs,
-            &humans,
-        );
+        let keywords = facts::keywords(cwd.as_deref(), branch.as_deref(), &files, &runs, &humans);
+        let environment = envfacts::environment_facts(input.events(), &runs, &turns);
         let updated_secs = if input.session.updated_at > 0 {
             input.session.updated_at
         } else {
@@ -138,6 +139,8 @@ impl Digest {
             branch,
             task,
             preferences,
+            requests,
+            environment,
             files,
             keywords,
         }
@@ -146,6 +149,8 @@ impl Digest {
     /// Whether anything here would change a future agent's behaviour.
     pub(crate) fn is_durable(&self) -> bool {
         !(self.preferences.is_empty()
+            && self.requests.is_empty()
+            && self.environment.is_empty()
             && self.fixes.is_empty()
             && self.files.is_empty()
             && self.worked.is_empty())
@@ -278,20 +283,14 @@ mod tests {
             prefs,
             vec!["- We use pnpm here, not npm. (evidence: \"We use pnpm here, not npm.\")"]
         );
-        assert!(!out.raw_memory.contains("plan first"), "{}", out.raw_memory);
+        assert_eq!(
+            section(&out.raw_memory, "Request signals:"),
+            vec!["- show me the plan first"],
+            "a request is no preference in one session"
+        );
         assert!(out.rollout_summary.contains(
             "- the user said \"We use pnpm here, not npm.\" → use `pnpm` instead of `npm` by default in shop"
         ));
-    }
-
-    #[test]
-    fn repeated_one_off_requests_become_preferences() {
-        let mut events = cart_session();
-        events.push(user("again, show me the plan first"));
-        let out = run(events);
-        let prefs = section(&out.raw_memory, "Preference signals:");
-        assert_eq!(prefs.len(), 2, "{prefs:?}");
-        assert!(prefs[1].starts_with("- show me the plan first (evidence: "));
     }
 
     #[test]
@@ -316,7 +315,7 @@ mod tests {
         let prefs = section(&out.raw_memory, "Preference signals:");
         assert_eq!(
             prefs,
-            vec!["- no, tests run with make check (evidence: \"no, tests run with make check\")"]
+            vec!["- tests run with make check (evidence: \"no, tests run with make check\")"]
         );
     }
 

@@ -2,7 +2,7 @@
 //! files edited, how it ended, keywords and a slug.
 
 use super::commands::{ShellRun, Status, call_status};
-use super::signals::{is_stop_word, prose};
+use super::signals::{Turn, is_stop_word, prose};
 use crate::sources::{Event, Role};
 use crate::util::text::one_line;
 
@@ -76,6 +76,27 @@ pub(crate) fn human_messages<'a>(events: impl Iterator<Item = &'a Event>) -> Vec
             _ => None,
         })
         .collect()
+}
+
+/// The human messages, each with the agent's last message before it.
+pub(crate) fn human_turns<'a>(events: impl Iterator<Item = &'a Event>) -> Vec<Turn<'a>> {
+    let mut out = Vec::new();
+    let mut before: Option<&str> = None;
+    for e in events {
+        let Event::Message(m) = e else { continue };
+        if is_placeholder(&m.text) {
+            continue;
+        }
+        match m.role {
+            Role::User => out.push(Turn {
+                text: m.text.as_str(),
+                before: before.take(),
+            }),
+            Role::Assistant => before = Some(m.text.as_str()),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The task name: the first line of the first human message (or of the
@@ -277,7 +298,7 @@ fn language(path: &str) -> Option<&'static str> {
 /// Keywords: project, branch, languages of edited files, tools that ran, and
 /// the most frequent significant words of the human messages (≤ 10).
 pub(crate) fn keywords(
-    project: Option<&str>,
+    cwd: Option<&str>,
     branch: Option<&str>,
     files: &[String],
     runs: &[ShellRun],
@@ -290,8 +311,8 @@ pub(crate) fn keywords(
             out.push(k);
         }
     };
-    if let Some(p) = project {
-        add(p, &mut out);
+    if let Some(p) = project_name(cwd) {
+        add(&p, &mut out);
     }
     if let Some(b) = branch.filter(|b| !matches!(*b, "main" | "master" | "HEAD")) {
         add(b, &mut out);
@@ -305,36 +326,43 @@ pub(crate) fn keywords(
     {
         add(&run.program, &mut out);
     }
-    for w in topic_words(humans) {
+    for w in topic_words(humans, cwd) {
         add(&w, &mut out);
     }
     out
 }
 
 /// Significant words used at least twice across the human messages, most
-/// frequent first (ties: first seen first).
-fn topic_words(humans: &[&str]) -> Vec<String> {
+/// frequent first (ties: first seen first). Paths, URLs, code and flags are
+/// not prose; contractions are whole words ("hasn't", not "hasn"); the
+/// folders of the working directory above the project (user and machine
+/// names) are no topic.
+fn topic_words(humans: &[&str], cwd: Option<&str>) -> Vec<String> {
+    let path_names: Vec<String> = cwd
+        .map(|c| {
+            let parts: Vec<&str> = c.split('/').filter(|p| !p.is_empty()).collect();
+            let above = parts.len().saturating_sub(1);
+            parts[..above].iter().map(|p| p.to_lowercase()).collect()
+        })
+        .unwrap_or_default();
     let mut counts: Vec<(String, usize)> = Vec::new();
     let sentences: Vec<String> = humans.iter().flat_map(|t| prose(t)).collect();
     for sentence in &sentences {
-        for w in sentence
-            .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
-            .map(|w| w.trim_matches(['-', '_']).to_lowercase())
-            .filter(|w| {
-                w.chars().count() >= 4
-                    && w.chars().all(|c| c.is_alphabetic() || c == '-' || c == '_')
-                    && !is_stop_word(w)
-                    && !GENERIC_WORDS.contains(&w.as_str())
-            })
-        {
-            match counts.iter_mut().find(|(k, _)| *k == w) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((w, 1)),
+        for token in sentence.split_whitespace().filter(|t| is_prose_token(t)) {
+            let token = token.replace(['\'', '\u{2019}'], "");
+            for w in token
+                .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+                .map(|w| w.trim_matches(['-', '_']).to_lowercase())
+                .filter(|w| is_topic_word(w) && !path_names.contains(w))
+            {
+                match counts.iter_mut().find(|(k, _)| *k == w) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((w, 1)),
+                }
             }
         }
     }
     counts.retain(|(_, n)| *n >= 2);
-    // A stable sort keeps first-seen order among equal counts.
     counts.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     counts
         .into_iter()
@@ -343,7 +371,243 @@ fn topic_words(humans: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// Words too generic to describe what a session was about.
+/// Whether a whitespace-separated token is prose (not a path, URL, flag,
+/// assignment, mention or code span).
+fn is_prose_token(token: &str) -> bool {
+    !token.contains(['/', '\\', '@', '=', '`', '~', '$', '<', '>'])
+        && !token.starts_with('-')
+        && !token
+            .trim_end_matches(['.', ',', '!', '?', ':', ';'])
+            .contains('.')
+}
+
+/// Whether a lower-case word is worth searching for.
+fn is_topic_word(w: &str) -> bool {
+    w.chars().count() >= 4
+        && w.chars().all(|c| c.is_alphabetic() || c == '-' || c == '_')
+        && !is_stop_word(w)
+        && !GENERIC_WORDS.contains(&w)
+        && !COMMON_WORDS.contains(&w)
+        && !is_contraction(w)
+}
+
+/// Whether a word is a contraction written without its apostrophe.
+fn is_contraction(w: &str) -> bool {
+    const TAILS: &[&str] = &["nt", "re", "ve", "ll"];
+    const HEADS: &[&str] = &[
+        "has", "have", "had", "does", "do", "did", "is", "are", "was", "were", "could", "should",
+        "would", "must", "need", "ca", "wo", "ai", "might", "you", "they", "we", "who", "that",
+        "there", "what", "it",
+    ];
+    TAILS
+        .iter()
+        .any(|t| w.strip_suffix(t).is_some_and(|head| HEADS.contains(&head)))
+}
+
+/// Everyday English words that name no topic.
+const COMMON_WORDS: &[&str] = &[
+    "come",
+    "comes",
+    "came",
+    "back",
+    "going",
+    "gone",
+    "take",
+    "took",
+    "give",
+    "gave",
+    "keep",
+    "kept",
+    "tell",
+    "told",
+    "said",
+    "says",
+    "know",
+    "knew",
+    "think",
+    "thought",
+    "want",
+    "wanted",
+    "need",
+    "needed",
+    "look",
+    "looks",
+    "looked",
+    "seem",
+    "help",
+    "start",
+    "started",
+    "stop",
+    "call",
+    "called",
+    "turn",
+    "move",
+    "show",
+    "shows",
+    "hear",
+    "play",
+    "leave",
+    "bring",
+    "begin",
+    "happen",
+    "happened",
+    "write",
+    "provide",
+    "lose",
+    "meet",
+    "include",
+    "continue",
+    "learn",
+    "lead",
+    "understand",
+    "watch",
+    "follow",
+    "create",
+    "speak",
+    "allow",
+    "spend",
+    "grow",
+    "open",
+    "offer",
+    "remember",
+    "love",
+    "consider",
+    "appear",
+    "wait",
+    "serve",
+    "send",
+    "expect",
+    "stay",
+    "fall",
+    "reach",
+    "remain",
+    "suggest",
+    "raise",
+    "pass",
+    "require",
+    "report",
+    "decide",
+    "pull",
+    "already",
+    "even",
+    "probably",
+    "sometimes",
+    "away",
+    "around",
+    "someone",
+    "anyone",
+    "thanks",
+    "right",
+    "left",
+    "okay",
+    "yeah",
+    "done",
+    "since",
+    "though",
+    "although",
+    "instead",
+    "without",
+    "within",
+    "across",
+    "against",
+    "among",
+    "every",
+    "would",
+    "could",
+    "might",
+    "must",
+    "shall",
+    "being",
+    "doing",
+    "having",
+    "getting",
+    "making",
+    "trying",
+    "looking",
+    "again",
+    "always",
+    "never",
+    "please",
+    "sure",
+    "lets",
+    "gonna",
+    "wanna",
+    "kind",
+    "sort",
+    "lot",
+    "bit",
+    "part",
+    "last",
+    "time",
+    "times",
+    "today",
+    "yesterday",
+    "tomorrow",
+    "week",
+    "back",
+    "here",
+    "sorry",
+    "hello",
+    "hi",
+    "hey",
+    "thank",
+    "just",
+    "able",
+    "much",
+    "many",
+    "some",
+    "same",
+    "different",
+    "another",
+    "still",
+    "else",
+    "very",
+    "quite",
+    "pretty",
+    "really",
+    "whole",
+    "each",
+    "both",
+    "either",
+    "neither",
+    "once",
+    "twice",
+    "later",
+    "soon",
+    "yet",
+    "ever",
+    "quick",
+    "quickly",
+    "simple",
+    "simply",
+    "easy",
+    "hard",
+    "new",
+    "old",
+    "big",
+    "small",
+    "little",
+    "great",
+    "nice",
+    "clean",
+    "properly",
+    "correctly",
+    "exactly",
+    "basically",
+    "literally",
+    "already",
+    "stuff",
+    "point",
+    "fact",
+    "case",
+    "idea",
+    "reason",
+    "problem",
+    "issue",
+    "question",
+    "answer",
+];
+
 const GENERIC_WORDS: &[&str] = &[
     "file",
     "files",

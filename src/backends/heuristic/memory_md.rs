@@ -3,7 +3,7 @@
 //! only on its own sessions (and the notes), so adding or removing a session
 //! elsewhere leaves it byte-identical.
 
-use super::digest::{Digest, Project, Session, UNKNOWN, tally_bullets};
+use super::digest::{Digest, Project, Session, UNKNOWN, short_name};
 use super::notes::NoteBook;
 use super::tally::sessions_phrase;
 use crate::util::time::rfc3339;
@@ -14,6 +14,10 @@ const TITLE: &str = "# Memory handbook";
 pub const NOTES_GROUP: &str = "ad-hoc notes";
 /// The tag on everything taken from a note.
 pub const NOTE_TAG: &str = "[ad-hoc note]";
+/// The name of the block of preferences that hold in every project.
+pub const GLOBAL_GROUP: &str = "all projects";
+/// Most project names listed in one support phrase.
+const MAX_NAMES: usize = 5;
 /// Task references listed on one bullet before the rest are counted.
 const MAX_TASK_REFS: usize = 3;
 
@@ -29,7 +33,15 @@ pub fn render(d: &Digest) -> String {
     if !d.notes.is_empty() {
         blocks.push(notes_block(&d.notes));
     }
-    blocks.extend(d.projects.iter().map(|p| project_block(d, p)));
+    if !d.current.global.is_empty() {
+        blocks.push(global_block(d));
+    }
+    blocks.extend(
+        d.projects
+            .iter()
+            .enumerate()
+            .map(|(n, p)| project_block(d, n, p)),
+    );
     blocks.join("\n")
 }
 
@@ -68,27 +80,21 @@ fn note_path(file_name: &str) -> String {
 }
 
 /// One project's block.
-fn project_block(d: &Digest, p: &Project) -> String {
+fn project_block(d: &Digest, n: usize, p: &Project) -> String {
     let sessions: Vec<&Session> = d.sessions_of(p).collect();
     let mut out = block_header(&p.name, sessions.len());
     for (n, s) in sessions.iter().enumerate() {
         out.push('\n');
         out.push_str(&task_section(n + 1, s));
     }
+    let memory = &d.current.projects[n];
     let sections = [
-        (
-            "User preferences",
-            tally_bullets(sessions.iter().copied(), |m| &m.preferences),
-        ),
-        (
-            "Reusable knowledge",
-            tally_bullets(sessions.iter().copied(), |m| &m.knowledge),
-        ),
-        (
-            "Failures and how to do differently",
-            tally_bullets(sessions.iter().copied(), |m| &m.failures),
-        ),
+        ("User preferences", &memory.preferences),
+        ("Reusable knowledge", &memory.knowledge),
+        ("Failures and how to do differently", &memory.failures),
+        ("Environment facts", &memory.environment),
     ];
+    let task_of = |i: &usize| p.sessions.iter().position(|s| s == i).unwrap_or_default();
     let mut first = true;
     for (title, entries) in sections {
         if entries.is_empty() {
@@ -99,11 +105,12 @@ fn project_block(d: &Digest, p: &Project) -> String {
             first = false;
         }
         out.push_str(&format!("## {title}\n"));
-        for e in &entries {
+        for e in entries {
+            let tasks: Vec<usize> = e.members.iter().map(task_of).collect();
             out.push_str(&format!(
                 "- {} {} (seen in {})\n",
                 e.text,
-                task_refs(&e.members),
+                task_refs(&tasks),
                 sessions_phrase(e.members.len())
             ));
         }
@@ -111,7 +118,49 @@ fn project_block(d: &Digest, p: &Project) -> String {
     out
 }
 
-/// The group heading, scope and applies-to lines.
+/// The block of preferences that hold in every project.
+fn global_block(d: &Digest) -> String {
+    let mut out = format!(
+        "# Task Group: {GLOBAL_GROUP}\nscope: preferences the user stated for every project, or in two or more\n\
+         applies_to: cwd=any; reuse_rule=applies in every project unless a project block says otherwise\n\n\
+         ## User preferences\n"
+    );
+    for e in &d.current.global {
+        out.push_str(&format!(
+            "- {} (seen in {})\n",
+            e.text,
+            support(d, &e.members)
+        ));
+    }
+    out
+}
+
+/// "2 sessions across shop, api": how many sessions and which projects.
+pub fn support(d: &Digest, members: &[usize]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for &i in members {
+        let name = short_name(&d.sessions[i].cwd);
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let place = if names.len() == 1 { "in" } else { "across" };
+    format!(
+        "{} {place} {}",
+        sessions_phrase(members.len()),
+        name_list(&names)
+    )
+}
+
+/// Names, at most five, then "and N more".
+pub fn name_list(names: &[&str]) -> String {
+    let shown = names[..names.len().min(MAX_NAMES)].join(", ");
+    match names.len().saturating_sub(MAX_NAMES) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
+}
+
 fn block_header(name: &str, sessions: usize) -> String {
     let count = sessions_phrase(sessions);
     if name == UNKNOWN {

@@ -2,16 +2,20 @@
 
 mod commands;
 mod consolidate;
+mod curate;
 mod digest;
+mod envfacts;
 mod extract;
 mod facts;
 mod memory_md;
 mod notes;
+mod poison;
 mod rawparse;
 mod render;
 mod shell;
 mod signals;
 mod summary_md;
+mod supersede;
 mod tally;
 
 pub use consolidate::{HeuristicConsolidator, consolidate_files};

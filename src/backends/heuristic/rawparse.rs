@@ -31,6 +31,10 @@ pub struct ParsedMemory {
     pub knowledge: Vec<String>,
     /// Failure-and-fix bullets.
     pub failures: Vec<String>,
+    /// Facts about the project's environment.
+    pub environment: Vec<String>,
+    /// Short requests about how to work, made in this session.
+    pub requests: Vec<String>,
 }
 
 /// The subsection a bullet belongs to.
@@ -39,6 +43,8 @@ enum Section {
     Preferences,
     Knowledge,
     Failures,
+    Environment,
+    Requests,
     References,
 }
 
@@ -165,6 +171,8 @@ fn section_heading(line: &str) -> Option<Section> {
         "preference signals" | "user preferences" | "preferences" => Some(Section::Preferences),
         "reusable knowledge" => Some(Section::Knowledge),
         "failures and how to do differently" => Some(Section::Failures),
+        "environment facts" | "environment" | "project facts" => Some(Section::Environment),
+        "request signals" | "requests" => Some(Section::Requests),
         "references" => Some(Section::References),
         _ => None,
     }
@@ -212,6 +220,8 @@ fn list_mut(out: &mut ParsedMemory, section: Section) -> Option<&mut Vec<String>
         Section::Preferences => Some(&mut out.preferences),
         Section::Knowledge => Some(&mut out.knowledge),
         Section::Failures => Some(&mut out.failures),
+        Section::Environment => Some(&mut out.environment),
+        Section::Requests => Some(&mut out.requests),
         Section::References => None,
     }
 }

@@ -57,6 +57,8 @@ pub(crate) fn raw_memory(d: &Digest) -> String {
         "Failures and how to do differently:",
         &failures(&d.fixes),
     );
+    section(&mut out, "Environment facts:", &d.environment);
+    section(&mut out, "Request signals:", &d.requests);
     let mut refs: Vec<String> = d.files.iter().map(|f| format!("{f} (edited)")).collect();
     if let Some(b) = &d.branch {
         refs.push(format!("branch: {b}"));
@@ -110,6 +112,7 @@ pub(crate) fn rollout_summary(d: &Digest) -> String {
         "Reusable knowledge:",
         &knowledge(&d.worked, &d.project),
     );
+    section(&mut out, "Environment facts:", &d.environment);
     if !d.files.is_empty() {
         let _ = writeln!(out, "References:");
         for (i, f) in d.files.iter().enumerate() {

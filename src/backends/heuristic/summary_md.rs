@@ -5,8 +5,8 @@
 //! without their descriptions, then old topics are dropped (every project stays
 //! named), then tips and preferences from the end. Lines are never cut.
 
-use super::digest::{Digest, Session, short_name, tally_bullets};
-use super::memory_md::{NOTE_TAG, NOTES_GROUP};
+use super::digest::{Digest, Session, short_name};
+use super::memory_md::{GLOBAL_GROUP, NOTE_TAG, NOTES_GROUP, name_list, support};
 use super::tally::{Tallied, count, norm_key, sessions_phrase};
 use crate::memory::validate::MAX_SUMMARY_BYTES;
 use crate::redact::redact;
@@ -15,13 +15,11 @@ use crate::util::time::date;
 use std::cmp::Reverse;
 
 /// Session preferences listed at most.
-const MAX_PREFERENCES: usize = 25;
+const MAX_PREFERENCES: usize = 40;
 /// Tips listed at most.
-const MAX_TIPS: usize = 10;
+const MAX_TIPS: usize = 40;
 /// Keywords shown on a topic line at most.
 const MAX_KEYWORDS: usize = 8;
-/// Names listed in a mention before the rest are counted.
-const MAX_NAMES: usize = 5;
 /// Days kept in full before older topics are dropped.
 const RECENT_DAYS: usize = 3;
 /// What an empty section says.
@@ -73,9 +71,13 @@ struct Topic {
 struct Parts {
     profile: String,
     notes: Vec<String>,
-    preferences: Vec<String>,
-    tips: Vec<String>,
+    preferences: Vec<Ranked>,
+    tips: Vec<Ranked>,
+    /// Entries of the current memory (preferences, tips) in all.
+    entries: usize,
     has_notes_group: bool,
+    /// Whether `MEMORY.md` has the block of preferences for every project.
+    has_global_group: bool,
     projects: Vec<String>,
     /// Distinct session dates, ascending.
     dates: Vec<String>,
@@ -152,7 +154,10 @@ impl Parts {
                 .collect(),
             preferences: preferences(d),
             tips: tips(d),
+            entries: d.current.global.len()
+                + d.current.projects.iter().map(|p| p.len()).sum::<usize>(),
             has_notes_group: !d.notes.is_empty(),
+            has_global_group: !d.current.global.is_empty(),
             projects,
             dates,
             topics,
@@ -195,13 +200,19 @@ impl Parts {
             "v1\n## User Profile\n{}\n\n## User preferences\n",
             self.profile
         );
-        let prefs: Vec<&String> = self.notes[..v.notes]
-            .iter()
-            .chain(&self.preferences[..v.preferences])
-            .collect();
+        let mut prefs = self.notes[..v.notes].concat();
+        prefs.push_str(&self.grouped(&self.preferences[..v.preferences]));
         push_list(&mut out, &prefs);
         out.push_str("\n## General Tips\n");
-        push_list(&mut out, &self.tips[..v.tips].iter().collect::<Vec<_>>());
+        let mut tips = self.grouped(&self.tips[..v.tips]);
+        let only_in_memory = self.entries.saturating_sub(v.preferences + v.tips);
+        if only_in_memory > 0 {
+            tips.push_str(&format!(
+                "- {} only in MEMORY.md: search its project block\n",
+                count(only_in_memory, "more entry is", "more entries are")
+            ));
+        }
+        push_list(&mut out, &tips);
         out.push_str("\n## What's in Memory\n");
         out.push_str(&self.index(v));
         out
@@ -213,6 +224,11 @@ impl Parts {
         if self.has_notes_group {
             out.push_str(&format!(
                 "### {NOTES_GROUP}\n- what the user wrote down: the {NOTES_GROUP} block of MEMORY.md\n"
+            ));
+        }
+        if self.has_global_group {
+            out.push_str(&format!(
+                "### {GLOBAL_GROUP}\n- preferences for every project: the {GLOBAL_GROUP} block of MEMORY.md\n"
             ));
         }
         let shown = |t: &&Topic, older: bool| (t.date < v.older_dates) == older;
@@ -288,13 +304,11 @@ impl Parts {
 }
 
 /// Bullets, or a line saying there are none.
-fn push_list(out: &mut String, lines: &[&String]) {
+fn push_list(out: &mut String, lines: &str) {
     if lines.is_empty() {
         out.push_str(NONE_YET);
     }
-    for l in lines {
-        out.push_str(l);
-    }
+    out.push_str(lines);
 }
 
 /// Topics newest first, and the order in which to drop them.
@@ -346,53 +360,102 @@ fn description(s: &Session) -> Option<String> {
     (norm_key(d) != norm_key(&s.task)).then(|| format!("  - desc: {d}\n"))
 }
 
-/// Session preferences across all projects, most supported and newest first,
-/// without those a note already states.
-fn preferences(d: &Digest) -> Vec<String> {
+/// A summary entry: its line and the project it belongs to (none: every project).
+#[derive(Debug, Clone)]
+struct Ranked {
+    /// Index into the digest's projects, or `None` for a global entry.
+    project: Option<usize>,
+    /// The rendered bullet, newline included.
+    line: String,
+}
+
+impl Parts {
+    /// Entries (best first) grouped for reading: global ones first, then
+    /// each project's under a `### <project>` heading, in project order.
+    fn grouped(&self, entries: &[Ranked]) -> String {
+        let global: String = entries
+            .iter()
+            .filter(|e| e.project.is_none())
+            .map(|e| e.line.as_str())
+            .collect();
+        let mut out = if global.is_empty() {
+            global
+        } else {
+            format!("### {GLOBAL_GROUP}\n{global}")
+        };
+        for (p, name) in self.projects.iter().enumerate() {
+            let lines: String = entries
+                .iter()
+                .filter(|e| e.project == Some(p))
+                .map(|e| e.line.as_str())
+                .collect();
+            if !lines.is_empty() {
+                out.push_str(&format!("### {name}\n{lines}"));
+            }
+        }
+        out
+    }
+}
+
+/// Session preferences, global and per project, ranked by support, use
+/// (citations) and recency; notes are listed apart.
+fn preferences(d: &Digest) -> Vec<Ranked> {
     let noted: Vec<String> = d
         .notes
         .preferences
         .iter()
         .map(|n| norm_key(&n.text))
         .collect();
-    let mut entries: Vec<Tallied> = tally_bullets(&d.sessions, |m| &m.preferences);
-    entries.retain(|e| !noted.contains(&norm_key(&e.text)));
-    rank(d, &mut entries);
+    let mut entries: Vec<(Option<usize>, &Tallied)> =
+        d.current.global.iter().map(|e| (None, e)).collect();
+    for (p, memory) in d.current.projects.iter().enumerate() {
+        entries.extend(memory.preferences.iter().map(|e| (Some(p), e)));
+    }
+    entries.retain(|(_, e)| !noted.contains(&norm_key(&e.text)));
+    entries.sort_by_key(|(p, e)| (rank_key(d, e), p.is_some()));
     entries
-        .iter()
-        .take(MAX_PREFERENCES)
-        .map(|e| format!("- {} ({})\n", e.text, support(d, &e.members)))
-        .collect()
-}
-
-/// Failure lessons and working commands, most supported first (lessons win ties).
-fn tips(d: &Digest) -> Vec<String> {
-    let mut entries: Vec<(usize, Tallied)> = tally_bullets(&d.sessions, |m| &m.failures)
         .into_iter()
-        .map(|e| (0, e))
-        .chain(
-            tally_bullets(&d.sessions, |m| &m.knowledge)
-                .into_iter()
-                .map(|e| (1, e)),
-        )
-        .collect();
-    entries.sort_by_key(|(kind, e)| {
-        (
-            Reverse(e.members.len()),
-            *kind,
-            Reverse(newest(d, &e.members)),
-        )
-    });
-    entries
-        .iter()
-        .take(MAX_TIPS)
-        .map(|(_, e)| format!("- {} ({})\n", e.text, support(d, &e.members)))
+        .take(MAX_PREFERENCES)
+        .map(|(project, e)| Ranked {
+            project,
+            line: format!("- {} (seen in {})\n", e.text, support(d, &e.members)),
+        })
         .collect()
 }
 
-/// Sorts entries by support (descending), then by their newest session.
-fn rank(d: &Digest, entries: &mut [Tallied]) {
-    entries.sort_by_key(|e| (Reverse(e.members.len()), Reverse(newest(d, &e.members))));
+/// Procedures (failure → fix), environment facts and working commands per
+/// project, ranked like preferences; procedures and facts before commands
+/// on a tie.
+fn tips(d: &Digest) -> Vec<Ranked> {
+    let mut entries: Vec<(usize, usize, &Tallied)> = Vec::new();
+    for (p, memory) in d.current.projects.iter().enumerate() {
+        entries.extend(memory.failures.iter().map(|e| (p, 0, e)));
+        entries.extend(memory.environment.iter().map(|e| (p, 1, e)));
+        entries.extend(memory.knowledge.iter().map(|e| (p, 2, e)));
+    }
+    entries.sort_by_key(|(_, kind, e)| (rank_key(d, e), *kind));
+    entries
+        .into_iter()
+        .take(MAX_TIPS)
+        .map(|(p, _, e)| Ranked {
+            project: Some(p),
+            line: format!(
+                "- {} (seen in {})\n",
+                e.text,
+                sessions_phrase(e.members.len())
+            ),
+        })
+        .collect()
+}
+
+/// Sort key, best first: sessions that support it, times cited, newest.
+fn rank_key(d: &Digest, e: &Tallied) -> (Reverse<usize>, Reverse<i64>, Reverse<i64>) {
+    let cited: i64 = e.members.iter().map(|&i| d.sessions[i].usage).sum();
+    (
+        Reverse(e.members.len()),
+        Reverse(cited),
+        Reverse(newest(d, &e.members)),
+    )
 }
 
 /// The newest update among sessions.
@@ -402,32 +465,6 @@ fn newest(d: &Digest, members: &[usize]) -> i64 {
         .map(|&i| d.sessions[i].updated_at)
         .max()
         .unwrap_or_default()
-}
-
-/// `seen in 2 sessions across shop, api` / `seen in 1 session in shop`.
-fn support(d: &Digest, members: &[usize]) -> String {
-    let mut names: Vec<&str> = Vec::new();
-    for &i in members {
-        let name = short_name(&d.sessions[i].cwd);
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
-    let place = if names.len() == 1 { "in" } else { "across" };
-    format!(
-        "seen in {} {place} {}",
-        sessions_phrase(members.len()),
-        name_list(&names)
-    )
-}
-
-/// `a, b, c`, or `a, b, c, d, e and 3 more`.
-fn name_list(names: &[&str]) -> String {
-    let shown = names[..names.len().min(MAX_NAMES)].join(", ");
-    match names.len().saturating_sub(MAX_NAMES) {
-        0 => shown,
-        more => format!("{shown} and {more} more"),
-    }
 }
 
 /// Two or three conservative sentences drawn from the data.
@@ -570,13 +607,19 @@ mod tests {
         let s = render(&Digest::build(&sel, &notes));
         assert!(s.starts_with("v1\n## User Profile\nMemory drawn from 3 sessions in 2 projects: api (2), shop (1); the newest is from 2023-11-15."), "{s}");
         assert!(s.contains("Commands that recur in what worked or failed: cargo (3 sessions)."));
-        assert!(s.contains(
-            "## User preferences\n- always run cargo fmt [ad-hoc note]\n- use pnpm (seen in 2 sessions across shop, api)\n\
-             - answer briefly (seen in 1 session in api)\n\n## General Tips\n\
-             - `cargo test` works in proj (tests) (seen in 3 sessions across shop, api)\n"
-        ), "{s}");
+        assert!(
+            s.contains(
+                "## User preferences\n- always run cargo fmt [ad-hoc note]\n\
+             ### all projects\n- Use pnpm. (seen in 2 sessions across shop, api)\n\
+             ### /w/api\n- answer briefly (seen in 1 session in api)\n\n## General Tips\n\
+             ### /w/api\n- `cargo test` works in proj (tests) (seen in 2 sessions)\n\
+             ### /w/shop\n- `cargo test` works in proj (tests) (seen in 1 session)\n"
+            ),
+            "{s}"
+        );
         assert!(s.contains(
             "## What's in Memory\n### ad-hoc notes\n- what the user wrote down: the ad-hoc notes block of MEMORY.md\n\
+             ### all projects\n- preferences for every project: the all projects block of MEMORY.md\n\
              ### /w/api\n#### 2023-11-15\n- ship it: ship it, tests\n  - desc: Worked on ship it.\n\
              - add cart: add cart, tests\n  - desc: Worked on add cart.\n\
              ### /w/shop\n#### 2023-11-14\n- fix login: fix login, tests\n"

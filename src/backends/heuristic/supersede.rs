@@ -1,0 +1,224 @@
+//! The newest value wins: what a later statement or a later habit replaced.
+//!
+//! A statement such as "we switched from black to `ruff format`", "use pnpm,
+//! not npm" or "we no longer use Jest" names an old value; a command family
+//! (`npm`, `make`, `uv`) that stopped being used for a role (tests, lint, …)
+//! once another one took over is replaced too. Both only reach back in time:
+//! what a session said or ran after the replacement stays.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// A tool or command in a statement: a code span or one word.
+const TOOL: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/-]*)";
+
+/// "X, not Y" shapes: (new, old).
+static NEW_NOT_OLD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:use|using|prefer|run(?: \w+)? with|switch(?:ed)? to|moved to|migrated to|go with)\s+{TOOL}(?:\s+\w+)?\s*,?\s+(?:and\s+)?(?:not|never|instead of|rather than|over)\s+{TOOL}"
+    ))
+    .expect("valid regex")
+});
+
+/// "from Y to X" shapes: (old, new).
+static FROM_OLD_TO_NEW: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:switched|moved|migrated|changed|went|gone)\s+(?:over\s+)?from\s+{TOOL}\s+to\s+{TOOL}"
+    ))
+    .expect("valid regex")
+});
+
+/// "X instead of Y" anywhere: (new, old).
+static INSTEAD_OF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(r"(?i){TOOL}\s+(?:now\s+)?instead of\s+{TOOL}")).expect("valid regex")
+});
+
+/// "no longer use Y", "dropped Y", "stopped using Y": (old).
+static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|dropped|got rid of|replaced)\s+{TOOL}"
+    ))
+    .expect("valid regex")
+});
+
+/// Words that are no tool in these shapes.
+const NOT_TOOLS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "it",
+    "that",
+    "this",
+    "them",
+    "those",
+    "these",
+    "our",
+    "my",
+    "your",
+    "their",
+    "its",
+    "what",
+    "something",
+    "anything",
+    "support",
+    "using",
+    "use",
+    "now",
+];
+
+/// A value a statement retires, and the one it puts in its place if named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Replacement {
+    /// What replaces the old value, when the statement names it.
+    pub new: Option<String>,
+    /// What is no longer current.
+    pub old: String,
+}
+
+/// The replacement a statement makes, if it makes one.
+pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
+    let tool = |m: Option<regex::Match<'_>>| -> Option<String> {
+        let t = m?.as_str().trim_matches('`').trim();
+        let t = t.trim_end_matches(['.', ',', ')']);
+        (!t.is_empty() && !NOT_TOOLS.contains(&t.to_ascii_lowercase().as_str()))
+            .then(|| t.to_string())
+    };
+    if let Some(c) = FROM_OLD_TO_NEW.captures(statement)
+        && let Some(old) = tool(c.get(1))
+    {
+        return Some(Replacement {
+            new: tool(c.get(2)),
+            old,
+        });
+    }
+    for re in [&*NEW_NOT_OLD, &*INSTEAD_OF] {
+        if let Some(c) = re.captures(statement)
+            && let Some(old) = tool(c.get(2))
+        {
+            return Some(Replacement {
+                new: tool(c.get(1)),
+                old,
+            });
+        }
+    }
+    let c = OLD_ONLY.captures(statement)?;
+    Some(Replacement {
+        new: None,
+        old: tool(c.get(1))?,
+    })
+}
+
+/// Whether `text` mentions `word` as a whole word or command (case-insensitive;
+/// "npm" is not in "pnpm").
+pub(crate) fn mentions(text: &str, word: &str) -> bool {
+    let (text, word) = (text.to_lowercase(), word.to_lowercase());
+    if word.is_empty() {
+        return false;
+    }
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(&word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
+    })
+}
+
+/// The family of a command: its program, after environment assignments
+/// (`uv run pytest` → `uv`, `./node_modules/.bin/jest` → `jest`).
+pub(crate) fn family(command: &str) -> Option<String> {
+    let word = command
+        .split_whitespace()
+        .find(|w| !w.contains('=') || w.starts_with('-'))?;
+    let name = word.rsplit('/').next().unwrap_or(word);
+    (!name.is_empty()).then(|| name.to_ascii_lowercase())
+}
+
+/// When a family was used for one role: the sessions, first and last use.
+#[derive(Debug, Clone)]
+pub(crate) struct Usage {
+    /// The command family.
+    pub family: String,
+    /// Sessions (indices) that used it.
+    pub sessions: Vec<usize>,
+    /// First use (session time).
+    pub first: i64,
+    /// Last use (session time).
+    pub last: i64,
+}
+
+/// The families that a later one replaced: used for the role only before
+/// another family's first use, and never in a session together with it.
+pub(crate) fn retired_families(usages: &[Usage]) -> Vec<String> {
+    usages
+        .iter()
+        .filter(|old| {
+            usages.iter().any(|new| {
+                new.family != old.family
+                    && new.first > old.last
+                    && !new.sessions.iter().any(|s| old.sessions.contains(s))
+            })
+        })
+        .map(|u| u.family.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rep(new: Option<&str>, old: &str) -> Option<Replacement> {
+        Some(Replacement {
+            new: new.map(String::from),
+            old: old.into(),
+        })
+    }
+
+    #[test]
+    fn statements_name_what_they_replace() {
+        assert_eq!(
+            replacement("We use pnpm here, not npm."),
+            rep(Some("pnpm"), "npm")
+        );
+        assert_eq!(
+            replacement("we switched from black to `ruff format` last week"),
+            rep(Some("ruff format"), "black")
+        );
+        assert_eq!(
+            replacement("run tests with `just test` instead of make test"),
+            rep(Some("just test"), "make")
+        );
+        assert_eq!(
+            replacement("we no longer use Jest in this repo"),
+            rep(None, "Jest")
+        );
+        assert_eq!(replacement("always run cargo fmt"), None);
+        assert_eq!(replacement("use the helper instead of it"), None);
+    }
+
+    #[test]
+    fn mentions_whole_words_only() {
+        assert!(mentions("`npm test` works", "npm"));
+        assert!(!mentions("`pnpm test` works", "npm"));
+        assert!(mentions("Use Black for formatting", "black"));
+        assert!(!mentions("blackbox", "black"));
+    }
+
+    #[test]
+    fn families_and_retirement() {
+        assert_eq!(family("CI=1 uv run pytest -q").as_deref(), Some("uv"));
+        assert_eq!(
+            family("./node_modules/.bin/jest --ci").as_deref(),
+            Some("jest")
+        );
+        let usage = |family: &str, sessions: &[usize], first, last| Usage {
+            family: family.into(),
+            sessions: sessions.to_vec(),
+            first,
+            last,
+        };
+        let switched = [usage("npm", &[0, 1], 1, 2), usage("pnpm", &[2, 3], 3, 4)];
+        assert_eq!(retired_families(&switched), ["npm"]);
+        let together = [usage("cargo", &[0, 2], 1, 3), usage("npm", &[2], 3, 3)];
+        assert!(retired_families(&together).is_empty(), "used side by side");
+    }
+}
