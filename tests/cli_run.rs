@@ -591,7 +591,10 @@ fn a_huge_line_and_a_zstd_bomb_run_under_an_address_space_limit() {
     // about what memkit itself allocates.
     let memkit = env.cmd();
     let out = std::process::Command::new("sh")
-        .args(["-c", "ulimit -v 393216 && MALLOC_ARENA_MAX=2 exec \"$0\" run"])
+        .args([
+            "-c",
+            "ulimit -v 393216 && MALLOC_ARENA_MAX=2 exec \"$0\" run",
+        ])
         .arg(memkit.get_program())
         .env_clear()
         .envs(memkit.get_envs().filter_map(|(k, v)| Some((k, v?))))

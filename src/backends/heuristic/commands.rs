@@ -86,8 +86,11 @@ pub(crate) struct FailureFix {
     pub exit_code: Option<i64>,
     /// The first error line of its output.
     pub error: String,
-    /// The command that worked afterwards.
+    /// The command that worked afterwards, or the step that made the
+    /// failed one work (`prerequisite`).
     pub fixed: String,
+    /// Whether `fixed` was run first and the failed command then worked.
+    pub prerequisite: bool,
 }
 
 /// A command that worked, with what it is for.
@@ -259,24 +262,27 @@ pub(crate) fn failure_fixes(runs: &[ShellRun]) -> Vec<FailureFix> {
             continue;
         }
         let later = significant.iter().skip(i + 1).take(FIX_WINDOW).enumerate();
-        let fix = later
+        let instead = later
             .filter(|(_, r)| r.status == Status::Ok)
-            .find(|(offset, r)| same_intent(failed, r, *offset == 0));
-        let Some((_, fix)) = fix else { continue };
-        let Some(fixed_core) = fix.core.as_deref() else {
+            .find(|(offset, r)| same_intent(failed, r, *offset == 0))
+            .and_then(|(_, fix)| fix.core.as_deref().map(|core| (fix, core)))
+            .filter(|(fix, fixed_core)| {
+                normalise(fixed_core) != normalise(failed_core)
+                    && fixed_core.chars().count() <= MAX_COMMAND_CHARS
+                    && command_was_the_problem(failed, fix)
+            })
+            .map(|(_, core)| (core, false));
+        let Some((fixed, prerequisite)) = instead
+            .or_else(|| prerequisite_step(failed, &significant[i + 1..]).map(|step| (step, true)))
+        else {
             continue;
         };
-        if normalise(fixed_core) == normalise(failed_core)
-            || fixed_core.chars().count() > MAX_COMMAND_CHARS
-            || !command_was_the_problem(failed, fix)
-        {
-            continue;
-        }
         out.push(FailureFix {
             failed: failed_core.to_string(),
             exit_code: code,
             error: first_error_line(&failed.output),
-            fixed: fixed_core.to_string(),
+            fixed: fixed.to_string(),
+            prerequisite,
         });
         if out.len() == MAX_FIXES {
             break;
@@ -380,6 +386,25 @@ fn normalise(cmd: &str) -> String {
     cmd.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The step that made a failed command work when it was run again as it
+/// was: the first working command in between that is not the same command
+/// (`pytest` fails, `uv sync`, `pytest` passes → `uv sync`).
+fn prerequisite_step<'a>(failed: &ShellRun, later: &[&'a ShellRun]) -> Option<&'a str> {
+    let core = normalise(failed.core.as_deref()?);
+    let window = &later[..later.len().min(FIX_WINDOW)];
+    let retry = window
+        .iter()
+        .position(|r| r.core.as_deref().map(normalise).as_deref() == Some(core.as_str()))?;
+    if window[retry].status != Status::Ok {
+        return None;
+    }
+    window[..retry]
+        .iter()
+        .filter(|r| r.status == Status::Ok)
+        .filter_map(|r| r.core.as_deref())
+        .find(|c| normalise(c) != core && c.chars().count() <= MAX_COMMAND_CHARS)
+}
+
 /// Lines of tool output that are wrapping, not the error itself.
 fn is_noise_line(line: &str) -> bool {
     let l = line.trim();
@@ -452,6 +477,37 @@ mod tests {
     }
 
     #[test]
+    fn a_step_that_made_the_same_command_work_is_a_procedure() {
+        let events = [
+            call(
+                "uv run pytest -q",
+                1,
+                "E   ModuleNotFoundError: No module named 'httpx'",
+            ),
+            call("uv sync --all-extras", 0, "Resolved 42 packages"),
+            call("uv run pytest -q", 0, "12 passed"),
+        ];
+        let fixes = failure_fixes(&shell_runs(events.iter()));
+        assert_eq!(
+            fixes,
+            [FailureFix {
+                failed: "uv run pytest -q".into(),
+                exit_code: Some(1),
+                error: "E ModuleNotFoundError: No module named 'httpx'".into(),
+                fixed: "uv sync --all-extras".into(),
+                prerequisite: true,
+            }]
+        );
+        // Retried and failed again: nothing was learned.
+        let still = [
+            call("make test", 2, "error: db missing"),
+            call("make db", 0, "ok"),
+            call("make test", 2, "error: db missing"),
+        ];
+        assert!(failure_fixes(&shell_runs(still.iter())).is_empty());
+    }
+
+    #[test]
     fn pairs_a_failure_with_the_command_that_worked() {
         let events = [
             call(
@@ -471,6 +527,7 @@ mod tests {
                 exit_code: Some(1),
                 error: "npm ERR! This project uses pnpm".into(),
                 fixed: "pnpm test".into(),
+                prerequisite: false,
             }]
         );
         let worked = worked_commands(&runs);

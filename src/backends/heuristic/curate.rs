@@ -22,7 +22,7 @@ const RECURRING: usize = 2;
 /// Projects a preference must be stated in to hold everywhere.
 const EVERYWHERE: usize = 2;
 /// How alike two requests' significant words must be to be one request.
-const SAME_REQUEST: f64 = 0.6;
+const SAME_REQUEST: f64 = 0.5;
 
 /// A rule the user says holds in every project.
 static GLOBAL_RULE: LazyLock<Regex> = LazyLock::new(|| {

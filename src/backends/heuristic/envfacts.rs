@@ -13,7 +13,7 @@ use super::commands::{ShellRun, Status};
 use super::poison;
 use super::shell::{program_name, program_words, segments};
 use super::signals::{Turn, prose};
-use crate::sources::{Event, ToolCall};
+use crate::sources::{Event, Role, ToolCall};
 use crate::util::text::one_line;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -27,7 +27,7 @@ const MAX_COMMAND: usize = 80;
 
 /// A server announcing where it listens.
 static LISTENING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:listening|running|started|serving|server|available|ready|local)\b[^\n]{0,40}?(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]):(\d{2,5})\b")
+    Regex::new(r"(?i)\b(?:listening|running|started|serving|server|available|ready|local)\b[^\n]{0,80}?(?:(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]):|\bon port\s+|\bport[:=]\s*)(\d{2,5})\b")
         .expect("valid regex")
 });
 
@@ -45,7 +45,7 @@ static REQUIRED_VERSION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Configuration or data read from a place, as a program reports it.
 static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:loaded|loading|reading|using|read|opened|opening)\s+(config(?:uration)?|settings|database|data(?:base)?|db|env(?:ironment)? file)\s*(?:file\s*)?(?:from|at|:)\s+[`'\x22]?((?:~|\.{1,2}|/)[^\s`'\x22,;)]+)")
+    Regex::new(r"(?i)\b(?:loaded|loading|reading|using|read|opened|opening)\s+(config(?:uration)?|settings|database|data(?:base)?|db|env(?:ironment)? file)\s*(?:file\s*)?(?:from|at|:)\s+[`'\x22]?((?:~|\.{1,2}|/|[\w.-]+/)[^\s`'\x22,;)]*)")
         .expect("valid regex")
 });
 
@@ -59,6 +59,12 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:needs?|requires?|we(?:'re| are) on|uses?|pinned to|only works with)\s+(?:node|python|go|ruby|rust|java|elixir|erlang|otp|php|pnpm|yarn)\s*v?\d",
     ))
     .expect("valid regex")
+});
+
+/// What the agent says about itself or proposes, not about the project.
+static AGENT_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:i\b|i'|let me|let's|we could|you could|you can|if you|should i|want me)|\b(?:could|might|would|maybe|probably|perhaps)\b")
+        .expect("valid regex")
 });
 
 /// Environment variable prefixes that belong to tools, not to the project.
@@ -121,11 +127,18 @@ const TOOL_PREFIXES: &[&str] = &[
 ];
 
 /// The environment facts of one session, in the order they were found.
-pub(crate) fn environment_facts<'a>(
-    events: impl Iterator<Item = &'a Event>,
+pub(crate) fn environment_facts(
+    events: &[&Event],
     runs: &[ShellRun],
     turns: &[Turn<'_>],
 ) -> Vec<String> {
+    let answers: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message(m) if m.role == Role::Assistant => Some(m.text.as_str()),
+            _ => None,
+        })
+        .collect();
     let mut out: Vec<String> = Vec::new();
     let mut push = |fact: String| {
         let fact = one_line(fact.trim(), MAX_FACT - 1);
@@ -144,7 +157,7 @@ pub(crate) fn environment_facts<'a>(
             push(fact);
         }
     }
-    for call in events.filter_map(|e| match e {
+    for call in events.iter().filter_map(|e| match e {
         Event::ToolCall(c) => Some(c),
         _ => None,
     }) {
@@ -158,6 +171,13 @@ pub(crate) fn environment_facts<'a>(
     for turn in turns {
         for sentence in prose(turn.text) {
             if is_statement(&sentence) {
+                push(sentence);
+            }
+        }
+    }
+    for answer in answers {
+        for sentence in prose(answer) {
+            if is_statement(&sentence) && !AGENT_ASIDE.is_match(&sentence) {
                 push(sentence);
             }
         }
@@ -243,8 +263,10 @@ fn variable_prefix(runs: &[ShellRun]) -> Option<String> {
     let mut names: Vec<String> = Vec::new();
     for run in runs {
         for segment in segments(&run.command) {
-            for word in segment.split_whitespace() {
-                let word = word.strip_prefix("export ").unwrap_or(word);
+            for word in segment
+                .split_whitespace()
+                .skip_while(|w| matches!(*w, "export" | "env" | "set"))
+            {
                 let Some((name, _)) = word.split_once('=') else {
                     break;
                 };
@@ -318,7 +340,7 @@ mod tests {
                 before: None,
             })
             .collect();
-        environment_facts(events.iter(), &runs, &turns)
+        environment_facts(&events.iter().collect::<Vec<_>>(), &runs, &turns)
     }
 
     #[test]
@@ -371,6 +393,47 @@ mod tests {
                 "`src/gen/api_pb.ts` is generated — do not edit it by hand",
                 "environment variables use the `SHOP_` prefix (e.g. `SHOP_DB_URL`)",
                 "fyi the admin api runs on port 8081 locally",
+            ]
+        );
+    }
+
+    #[test]
+    fn ports_without_a_host_exports_and_the_agents_statements() {
+        let events = [
+            call(
+                "exec_command",
+                "mix phx.server",
+                0,
+                "[info] Running LedgerWeb.Endpoint with Bandit 1.5.0 at 127.0.0.1:4400 (http)",
+            ),
+            call(
+                "exec_command",
+                "./gradlew bootRun",
+                0,
+                "Tomcat started on port 8085 (http) with context path '/'",
+            ),
+            call(
+                "exec_command",
+                "export LEDGER_DB=dev && export LEDGER_PORT=4400 && mix test",
+                0,
+                "ok",
+            ),
+            Event::Message(crate::sources::Message {
+                role: Role::Assistant,
+                text: "Done. Note that `lib/ledger_web/schema.ex` is generated from the GraphQL schema. I could also add caching on port 6379.".into(),
+                phase: None,
+                at: None,
+                line: 1,
+                citation: None,
+            }),
+        ];
+        assert_eq!(
+            facts(&events, &[]),
+            [
+                "`mix phx.server` serves on localhost:4400",
+                "`./gradlew bootRun` serves on localhost:8085",
+                "environment variables use the `LEDGER_` prefix (e.g. `LEDGER_DB`)",
+                "Note that `lib/ledger_web/schema.ex` is generated from the GraphQL schema.",
             ]
         );
     }

@@ -15,7 +15,7 @@ use super::signals::{self, Preference};
 use crate::backends::{ExtractRequest, ExtractResult, Extractor, StageOneOutput};
 use crate::error::Result;
 use crate::modelinput::PreparedInput;
-use crate::sources::Tool;
+use crate::sources::{Event, Tool};
 use crate::util::text::estimate_tokens;
 
 /// The offline extractor (`heuristic` backend, model `rules-v1`).
@@ -117,7 +117,8 @@ impl Digest {
         let task = facts::task_name(&humans, input.events())
             .unwrap_or_else(|| format!("Session in {project_label}"));
         let keywords = facts::keywords(cwd.as_deref(), branch.as_deref(), &files, &runs, &humans);
-        let environment = envfacts::environment_facts(input.events(), &runs, &turns);
+        let events: Vec<&Event> = input.events().collect();
+        let environment = envfacts::environment_facts(&events, &runs, &turns);
         let updated_secs = if input.session.updated_at > 0 {
             input.session.updated_at
         } else {
@@ -125,7 +126,7 @@ impl Digest {
         };
         Digest {
             tool: input.session.tool,
-            outcome: facts::outcome(&input.events().collect::<Vec<_>>(), &runs),
+            outcome: facts::outcome(&events, &runs),
             steps: humans
                 .iter()
                 .skip(1)

@@ -201,10 +201,17 @@ fn failures(fixes: &[FailureFix]) -> Vec<String> {
                 Some(code) => format!("exit {code}"),
                 None => "error".to_string(),
             };
-            format!(
-                "`{}` failed ({status}: {}); `{}` worked instead",
-                f.failed, f.error, f.fixed
-            )
+            if f.prerequisite {
+                format!(
+                    "`{}` failed ({status}: {}); it worked after running `{}` first",
+                    f.failed, f.error, f.fixed
+                )
+            } else {
+                format!(
+                    "`{}` failed ({status}: {}); `{}` worked instead",
+                    f.failed, f.error, f.fixed
+                )
+            }
         })
         .collect()
 }

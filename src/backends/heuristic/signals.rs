@@ -74,6 +74,8 @@ pub(crate) enum Kind {
     Stop,
     /// "no, …" followed by a rule: the user corrected the agent with one.
     Correction,
+    /// An imperative about how to work: "keep answers short".
+    Imperative,
 }
 
 /// A preference or correction in the human's words.
@@ -106,6 +108,7 @@ impl Preference {
             Kind::Correction => {
                 "the user corrected the agent; follow the corrected approach next time".to_string()
             }
+            Kind::Imperative => "work this way by default".to_string(),
         }
     }
 }
@@ -117,6 +120,8 @@ struct Sentence {
     text: String,
     /// What kind of message it is in.
     context: Context,
+    /// Whether it is the message's first sentence.
+    opening: bool,
 }
 
 /// What the message a sentence is in does, as far as rules are concerned.
@@ -131,6 +136,17 @@ enum Context {
     /// A pasted specification or a review request: never a preference.
     Pasted,
 }
+
+/// A rule word anywhere in a sentence.
+static ANY_RULE_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:always|never|every time|whenever|by default)\b").expect("valid regex")
+});
+
+/// A correction that names the tool to use: "use httpx", "stick with `uv`".
+static TOOL_CHOICE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:we use|use|stick (?:to|with)|prefer|keep using|switch to|go with)\s+(`[^`]+`|[A-Za-z][\w.+-]*)")
+        .expect("valid regex")
+});
 
 /// What opens a correction: "no, …", "that's wrong …", "actually, …".
 static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
@@ -155,13 +171,14 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every time|each time|whenever|by default)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repositories|projects?)\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every time|each time|whenever|by default)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|\beverywhere\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repositories|projects?)\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
 
 static PREFER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bi(?:'d| would)? (?:prefer|rather)\b").expect("valid regex")
+    Regex::new(r"(?i)\bi(?:'d| would)? (?:prefer|rather)\b|^(?:please\s+)?prefer\b")
+        .expect("valid regex")
 });
 
 /// "always" where it opens the rule: at a clause start or after "please",
@@ -185,6 +202,20 @@ static MAKE_SURE: LazyLock<Regex> = LazyLock::new(|| {
 static STOP: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^(?:please\s+)?stop\s+\w+ing\b").expect("valid regex"));
 
+/// An imperative about how to work with a general object: "keep answers
+/// short", "use httpx for HTTP", "I like small commits" (the object word is
+/// checked to be no determiner: "keep the old endpoint" is about the task).
+static GENERAL_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:please\s+)?(?:keep|use|favou?r|default to|target|pin|follow|i (?:really )?like|i always want)\s+(`[^`]+`|[\w.+-]+)")
+        .expect("valid regex")
+});
+
+/// "tabs not spaces": a short choice between two things.
+static CHOICE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(`[^`]+`|[\w.+-]+(?: [\w.+-]+)?),?\s+(?:not|over|instead of|rather than)\s+(`[^`]+`|[\w.+-]+(?: [\w.+-]+)?)(?:\s+(?:pls|please|thanks))?[.!]*$")
+        .expect("valid regex")
+});
+
 /// What makes "make sure …" a standing check rather than this task's.
 static STANDING_CHECK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\balways\b|\bevery time\b|\beach time\b|\bwhenever\b|\bbefore (?:you |we )?(?:commit|push|merg|open|finish|report|submit|releas|tag|ship|hand)|\bafter (?:each|every)\b")
@@ -193,7 +224,7 @@ static STANDING_CHECK: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words that limit an instruction to the task at hand.
 static TEMPORARY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:for now|yet|this time|right now|today|at the moment|for the moment|in this (?:pr|change|commit|branch)|for this (?:task|change|pr|ticket|issue|one|fix)|until (?:i|we|you)\b)")
+    Regex::new(r"(?i)\b(?:for now|yet|this time|right now|today|at the moment|for the moment|in this (?:pr|change|commit|branch)|for this (?:task|change|pr|ticket|issue|one|fix)|until (?:i|we|you)\b)|\bfor (?:this|that|it)\s*[.!]*$")
         .expect("valid regex")
 });
 
@@ -260,7 +291,8 @@ static LOG_LINE: LazyLock<Regex> = LazyLock::new(|| {
 /// Leading words that carry no meaning for the rules.
 const FILLERS: &[&str] = &[
     "ok", "okay", "also", "and", "but", "so", "then", "yes", "yeah", "hey", "oh", "well", "now",
-    "alright", "great", "thanks", "cool", "hmm", "btw", "fyi", "or", "wait", "oh,", "fine",
+    "alright", "great", "thanks", "cool", "hmm", "hm", "btw", "fyi", "or", "wait", "fine", "ah",
+    "right", "sure", "nice", "perfect",
 ];
 
 /// Abbreviations whose dot does not end a sentence.
@@ -359,7 +391,9 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
 pub(crate) fn requests(turns: &[Turn<'_>]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for s in turns_sentences(turns) {
-        if s.context != Context::FollowUp || standing_rule(&s).is_some() {
+        // The task itself is no request; an aside in the task message can be.
+        let aside = s.context == Context::Task && !s.opening;
+        if !(s.context == Context::FollowUp || aside) || standing_rule(&s).is_some() {
             continue;
         }
         let text = without_fillers(&s.text);
@@ -423,7 +457,10 @@ fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
         return None;
     }
     let (kind, statement) = rule_kind(&s.text)?;
-    let lower_bar = matches!(kind, Kind::Never | Kind::MakeSure | Kind::Stop);
+    let lower_bar = matches!(
+        kind,
+        Kind::Never | Kind::MakeSure | Kind::Stop | Kind::Imperative
+    );
     let refused = s.context == Context::Declined && !STANDING_REFUSAL.is_match(&statement);
     let task_constraint =
         s.context == Context::Task && lower_bar && !STANDING_REFUSAL.is_match(&statement);
@@ -443,7 +480,8 @@ fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
 /// Whether a statement says what it is about: two words beyond rule words,
 /// pronouns and stop words, or a `code span` ("same as always" does not).
 fn names_its_object(statement: &str, kind: &Kind) -> bool {
-    if matches!(kind, Kind::UseInstead { .. }) || statement.contains('`') {
+    let tool_choice = matches!(kind, Kind::Correction) && TOOL_CHOICE.is_match(statement);
+    if matches!(kind, Kind::UseInstead { .. }) || tool_choice || statement.contains('`') {
         return true;
     }
     content_words(statement)
@@ -489,7 +527,12 @@ fn message_sentences(text: &str, context: Context) -> Vec<Sentence> {
             continue;
         }
         for s in split_sentences(line) {
-            out.push(Sentence { text: s, context });
+            let opening = out.is_empty();
+            out.push(Sentence {
+                text: s,
+                context,
+                opening,
+            });
         }
     }
     out
@@ -511,7 +554,7 @@ fn is_spec_like(t: &str) -> bool {
         .lines()
         .filter(|l| l.trim_start().starts_with('#'))
         .count();
-    t.len() > 1000 && (headings >= 2 || lines >= 8)
+    (t.len() > 600 && (headings >= 1 || lines >= 6)) || t.len() > 2000
 }
 
 /// Removes `- `, `* `, `• `, `1. `, `1) ` from the start of a line.
@@ -598,7 +641,19 @@ fn rule_kind(sentence: &str) -> Option<(Kind, String)> {
         // "no, never X" corrects with a rule; "no, I meant the other file"
         // corrects this task and is no memory.
         let rest = s[opener.end()..].trim_start_matches([',', ' ', '-', '—', '–']);
-        return plain_rule_kind(rest).map(|(_, statement)| (Kind::Correction, statement));
+        if let Some((_, statement)) = plain_rule_kind(rest) {
+            return Some((Kind::Correction, statement));
+        }
+        // After "no," a rule word anywhere generalises: "handlers never touch the db".
+        if ANY_RULE_WORD.is_match(&mask_code(rest)) {
+            return Some((Kind::Correction, rest.to_string()));
+        }
+        // "no, use httpx": a tool choice generalises; "no, use the other
+        // file" does not.
+        let tool = TOOL_CHOICE.captures(rest).and_then(|c| c.get(1));
+        return tool
+            .filter(|t| !is_determiner(t.as_str()))
+            .map(|_| (Kind::Correction, rest.to_string()));
     }
     plain_rule_kind(&s)
 }
@@ -645,8 +700,44 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     if STOP.is_match(&m) {
         return Some((Kind::Stop, s.to_string()));
     }
+    if let Some(c) = CHOICE.captures(s)
+        && s.split_whitespace().count() <= 7
+    {
+        return Some((
+            Kind::UseInstead {
+                preferred: tool_name(&c[1]),
+                rejected: tool_name(&c[2]),
+            },
+            s.to_string(),
+        ));
+    }
+    // "use tailwind for the new page" points at the task ("the …"); "use
+    // httpx for HTTP calls" does not.
+    if let Some(object) = GENERAL_IMPERATIVE.captures(s).and_then(|c| c.get(1))
+        && !is_determiner(object.as_str())
+        && !object.as_str().eq_ignore_ascii_case("up")
+        && !s.contains(['/', '\\'])
+        && !s[object.end()..].split_whitespace().any(|w| {
+            is_determiner(w.trim_matches(|c: char| !c.is_alphanumeric()))
+                && !matches!(w, "a" | "an" | "in" | "on" | "at" | "to" | "only" | "just")
+        })
+    {
+        return Some((Kind::Imperative, s.to_string()));
+    }
     None
 }
+
+/// Whether a word points at one thing ("the", "this", "it", …).
+fn is_determiner(word: &str) -> bool {
+    DETERMINERS.contains(&word.to_ascii_lowercase().as_str())
+}
+
+/// Words that point at one thing rather than a kind of thing.
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "their", "his", "her", "its", "my", "our", "your", "this", "that", "these",
+    "those", "it", "them", "just", "only", "what", "whatever", "same", "one", "other", "another",
+    "going", "trying", "working", "on", "in", "at", "to", "me", "him", "us",
+];
 
 /// `s` with the inside of every `code span` replaced by `x` (same byte length).
 fn mask_code(s: &str) -> String {
@@ -667,10 +758,6 @@ fn mask_code(s: &str) -> String {
 
 /// The "use X, not Y" kind, unless Y is no tool ("instead of their …").
 fn use_instead(c: &regex::Captures<'_>) -> Option<Kind> {
-    const DETERMINERS: &[&str] = &[
-        "the", "a", "an", "their", "his", "her", "its", "my", "our", "your", "this", "that",
-        "these", "those", "it", "them", "just", "only",
-    ];
     let rejected = tool_name(&c["r"]);
     let first = rejected
         .split_whitespace()
@@ -809,6 +896,8 @@ mod tests {
             statements(&["no, tests run with make check"]),
             vec!["tests run with make check"]
         );
+        assert_eq!(statements(&["no, use httpx"]), vec!["use httpx"]);
+        assert!(statements(&["no, use the other file"]).is_empty());
         // From the samples: corrections of the task at hand.
         for task in [
             "no, i want it to automatically connect the the CODEX_HOME/sessions directory like I originally tasked you with.",
@@ -934,6 +1023,40 @@ mod tests {
                 "Fix it — and remember: tests run with make check, never cargo test directly."
             ]),
             vec!["remember: tests run with make check, never cargo test directly."]
+        );
+    }
+
+    #[test]
+    fn general_imperatives_and_choices_are_rules_task_ones_are_not() {
+        for rule in [
+            "keep functions under 40 lines",
+            "I like small focused commits",
+            "prefer early returns",
+            "tabs not spaces pls",
+            "we squash-merge everything",
+            "use httpx for HTTP calls",
+            "stick to the stdlib for http here",
+            "nope - the repo layer owns all queries, handlers never touch the db",
+        ] {
+            assert_eq!(statements(&[rule]).len(), 1, "{rule}");
+        }
+        for task in [
+            "keep going",
+            "use tailwind for the new settings page",
+            "follow up on the failing test",
+            "I want tests for the parser",
+            "keep the old endpoint around",
+            "I like the new layout",
+            "use sqlite for this",
+        ] {
+            assert!(statements(&[task]).is_empty(), "{task}");
+        }
+        let first = preferences(&turns(&[
+            "Use Redis to cache sessions. Keep answers short.",
+        ]));
+        assert!(
+            first.is_empty(),
+            "the task message's imperatives are the task"
         );
     }
 

@@ -18,6 +18,8 @@ use std::cmp::Reverse;
 const MAX_PREFERENCES: usize = 40;
 /// Tips listed at most.
 const MAX_TIPS: usize = 40;
+/// Working commands the summary shows per project and role (MEMORY.md has all).
+const MAX_COMMANDS_PER_ROLE: usize = 2;
 /// Keywords shown on a topic line at most.
 const MAX_KEYWORDS: usize = 8;
 /// Days kept in full before older topics are dropped.
@@ -424,16 +426,38 @@ fn preferences(d: &Digest) -> Vec<Ranked> {
 }
 
 /// Procedures (failure → fix), environment facts and working commands per
-/// project, ranked like preferences; procedures and facts before commands
-/// on a tie.
+/// project, ranked like preferences; on a tie in support procedures and
+/// facts come before commands, and a project shows at most
+/// [`MAX_COMMANDS_PER_ROLE`] working commands for one role.
 fn tips(d: &Digest) -> Vec<Ranked> {
     let mut entries: Vec<(usize, usize, &Tallied)> = Vec::new();
     for (p, memory) in d.current.projects.iter().enumerate() {
         entries.extend(memory.failures.iter().map(|e| (p, 0, e)));
-        entries.extend(memory.environment.iter().map(|e| (p, 1, e)));
-        entries.extend(memory.knowledge.iter().map(|e| (p, 2, e)));
+        entries.extend(memory.environment.iter().map(|e| (p, 0, e)));
+        entries.extend(memory.knowledge.iter().map(|e| (p, 1, e)));
     }
-    entries.sort_by_key(|(_, kind, e)| (rank_key(d, e), *kind));
+    entries.sort_by_key(|(_, kind, e)| {
+        let (support, cited, newest) = rank_key(d, e);
+        (support, *kind, cited, newest)
+    });
+    let mut per_role: Vec<(usize, String, usize)> = Vec::new();
+    entries.retain(|(p, kind, e)| {
+        if *kind == 0 {
+            return true;
+        }
+        let role = e.text.rsplit_once('(').map_or("", |(_, r)| r).to_string();
+        match per_role.iter_mut().find(|(q, r, _)| q == p && *r == role) {
+            Some((_, _, n)) if *n >= MAX_COMMANDS_PER_ROLE => false,
+            Some((_, _, n)) => {
+                *n += 1;
+                true
+            }
+            None => {
+                per_role.push((*p, role, 1));
+                true
+            }
+        }
+    });
     entries
         .into_iter()
         .take(MAX_TIPS)
