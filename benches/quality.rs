@@ -67,7 +67,7 @@ fn main() {
     };
     let report = quality::score::score(&key, &memory).expect("memory folder scored");
     println!("{}", report.table());
-    eprintln!("{report}");
+    eprint!("{}", report.details());
     let unmet = report.unmet();
     if !unmet.is_empty() {
         eprintln!("targets missed: {}", unmet.join(", "));

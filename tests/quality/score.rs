@@ -416,9 +416,23 @@ impl Report {
 }
 
 impl fmt::Display for Report {
-    /// The table, then every missed fact, leak, stale value, bleed and junk keyword.
+    /// The table, then the details.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{}", self.table())?;
+        f.write_str(&self.details())
+    }
+}
+
+impl Report {
+    /// Every missed fact, leak, stale value, bleed, secret file and junk keyword.
+    pub fn details(&self) -> String {
+        let mut out = String::new();
+        self.write_details(&mut out)
+            .expect("writing to a String succeeds");
+        out
+    }
+
+    fn write_details(&self, f: &mut impl fmt::Write) -> fmt::Result {
         writeln!(
             f,
             "missed ({}): {}",
