@@ -8,6 +8,8 @@ use super::shell::{
 };
 use crate::sources::{Event, ToolCall, is_shell_tool};
 use crate::util::text::one_line;
+use regex::Regex;
+use std::sync::LazyLock;
 
 /// Longest command kept as reusable knowledge (longer ones are one-offs).
 const MAX_COMMAND_CHARS: usize = 100;
@@ -338,7 +340,30 @@ fn command_was_the_problem(failed: &ShellRun, fixed: &ShellRun) -> bool {
     if USAGE_MARKERS.iter().any(|m| output.contains(m)) {
         return true;
     }
-    !is_specific(fixed_core) && adds_flags(failed_core, fixed_core)
+    (!is_specific(fixed_core) && adds_flags(failed_core, fixed_core))
+        || sets_variables(failed_core, fixed_core)
+}
+
+/// Whether the fix sets environment variables the failed command did not
+/// (`JAVA_HOME=… ./gradlew test` after `./gradlew test`).
+fn sets_variables(failed: &str, fixed: &str) -> bool {
+    let assignments = |s: &str| -> Vec<String> {
+        s.split_whitespace()
+            .filter(|w| w.split_once('=').is_some_and(|(k, _)| is_variable(k)))
+            .map(str::to_string)
+            .collect()
+    };
+    let before = assignments(failed);
+    assignments(fixed).iter().any(|a| !before.contains(a))
+}
+
+/// Whether a word is an environment variable's name.
+fn is_variable(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && name.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
 /// Whether `fixed` keeps every operand of `failed` and adds at least one flag.
@@ -358,6 +383,18 @@ fn adds_flags(failed: &str, fixed: &str) -> bool {
 /// tool (`npm test` / `pnpm test`), the same program as the very next call,
 /// the same program and subcommand, or mostly the same words.
 fn same_intent(a: &ShellRun, b: &ShellRun, immediately_after: bool) -> bool {
+    let (a_core, b_core) = (
+        a.core.as_deref().unwrap_or(""),
+        b.core.as_deref().unwrap_or(""),
+    );
+    // `pytest` → `uv run pytest`, `jest` → `npx jest`: the same command wrapped.
+    let wrapped = !a_core.is_empty()
+        && b_core.len() > a_core.len()
+        && b_core.ends_with(a_core)
+        && b_core[..b_core.len() - a_core.len()].ends_with(' ');
+    if wrapped {
+        return true;
+    }
     let same_program = !a.program.is_empty() && a.program == b.program;
     let same_sub = !a.subcommand.is_empty() && a.subcommand == b.subcommand;
     let both_tools = a.purpose().is_some() && b.purpose().is_some();
@@ -392,17 +429,35 @@ fn normalise(cmd: &str) -> String {
 fn prerequisite_step<'a>(failed: &ShellRun, later: &[&'a ShellRun]) -> Option<&'a str> {
     let core = normalise(failed.core.as_deref()?);
     let window = &later[..later.len().min(FIX_WINDOW)];
+    // The retry: the same command, wrapped (`timeout 20 pnpm dev`) or with
+    // other arguments to the same subcommand (`terraform plan -out=tfplan`).
+    let is_retry = |r: &ShellRun| {
+        r.core.as_deref().map(normalise).as_deref() == Some(core.as_str())
+            || (!failed.program.is_empty()
+                && r.program == failed.program
+                && r.subcommand == failed.subcommand)
+    };
     let retry = window
         .iter()
-        .position(|r| r.core.as_deref().map(normalise).as_deref() == Some(core.as_str()))?;
-    if window[retry].status != Status::Ok {
+        .position(|r| is_retry(r) && r.status == Status::Ok)?;
+    let step = window[..retry]
+        .iter()
+        .filter(|r| r.status == Status::Ok && !is_retry(r))
+        .filter_map(|r| r.core.as_deref())
+        .find(|c| normalise(c) != core && c.chars().count() <= MAX_COMMAND_CHARS);
+    // `export JAVA_HOME=… && ./gradlew test`: the step is part of the retry.
+    step.or_else(|| exported_before(&window[retry].command))
+}
+
+/// The `export NAME=…` segments of a command line, if any, as one step.
+fn exported_before(command: &str) -> Option<&str> {
+    let first = segments(command).into_iter().next()?;
+    let name = first.strip_prefix("export ")?.split('=').next()?;
+    if !is_variable(name) || first.chars().count() > MAX_COMMAND_CHARS {
         return None;
     }
-    window[..retry]
-        .iter()
-        .filter(|r| r.status == Status::Ok)
-        .filter_map(|r| r.core.as_deref())
-        .find(|c| normalise(c) != core && c.chars().count() <= MAX_COMMAND_CHARS)
+    let at = command.find(&first)?;
+    Some(&command[at..at + first.len()])
 }
 
 /// Lines of tool output that are wrapping, not the error itself.
@@ -423,6 +478,14 @@ fn is_noise_line(line: &str) -> bool {
 /// The most telling line of a failed output: the first line that reads like
 /// an error, else the first meaningful line (≤ 160 characters).
 pub(crate) fn first_error_line(output: &str) -> String {
+    static ERROR_WITH_MESSAGE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\b[A-Z]\w*(?:Error|Exception):\s+\S").expect("valid regex"));
+    static NAMED_ERROR: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"\b[A-Z]\w*(?:Error|Exception)\b|(?i:^\s*error(?:\[\w+\])?:|\bERR_[A-Z_]+|^\s*fatal:)",
+        )
+        .expect("valid regex")
+    });
     const MARKERS: &[&str] = &[
         "error",
         "err!",
@@ -446,12 +509,19 @@ pub(crate) fn first_error_line(output: &str) -> String {
         "not allowed",
         "unable",
     ];
-    let lines: Vec<&str> = output.lines().filter(|l| !is_noise_line(l)).collect();
+    let lines: Vec<&str> = output
+        .lines()
+        .filter(|l| !is_noise_line(l) && !l.trim_start().starts_with("Traceback (most recent"))
+        .collect();
     let line = lines
         .iter()
-        .find(|l| {
-            let lower = l.to_ascii_lowercase();
-            MARKERS.iter().any(|m| lower.contains(m))
+        .find(|l| ERROR_WITH_MESSAGE.is_match(l))
+        .or_else(|| lines.iter().find(|l| NAMED_ERROR.is_match(l)))
+        .or_else(|| {
+            lines.iter().find(|l| {
+                let lower = l.to_ascii_lowercase();
+                MARKERS.iter().any(|m| lower.contains(m))
+            })
         })
         .or(lines.first())
         .copied()
@@ -498,6 +568,42 @@ mod tests {
                 prerequisite: true,
             }]
         );
+        // The step in the retry itself, or a variable the fix sets.
+        let exported = [
+            call(
+                "./gradlew test",
+                1,
+                "error: Unsupported class file major version 65",
+            ),
+            call(
+                "export JAVA_HOME=/usr/lib/jvm/java-17 && ./gradlew test",
+                0,
+                "BUILD SUCCESSFUL",
+            ),
+        ];
+        let fixes = failure_fixes(&shell_runs(exported.iter()));
+        assert_eq!(fixes.len(), 1, "{fixes:?}");
+        assert_eq!(fixes[0].fixed, "export JAVA_HOME=/usr/lib/jvm/java-17");
+        assert!(fixes[0].prerequisite);
+        let assigned = [
+            call(
+                "./gradlew test",
+                1,
+                "error: Unsupported class file major version 65",
+            ),
+            call(
+                "JAVA_HOME=/usr/lib/jvm/java-17 ./gradlew test",
+                0,
+                "BUILD SUCCESSFUL",
+            ),
+        ];
+        let fixes = failure_fixes(&shell_runs(assigned.iter()));
+        assert_eq!(fixes.len(), 1, "{fixes:?}");
+        assert_eq!(
+            fixes[0].fixed,
+            "JAVA_HOME=/usr/lib/jvm/java-17 ./gradlew test"
+        );
+        assert!(!fixes[0].prerequisite);
         // Retried and failed again: nothing was learned.
         let still = [
             call("make test", 2, "error: db missing"),

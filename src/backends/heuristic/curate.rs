@@ -104,6 +104,7 @@ impl Current {
             retire(&mut memory.preferences, &replacements, &newest);
             retire_commands(&mut memory.knowledge, &replacements, &newest, false);
             retire_commands(&mut memory.failures, &replacements, &newest, true);
+            retire_commands(&mut memory.environment, &replacements, &newest, false);
             retire_families(memory, sessions);
             keep_newest_facts(&mut memory.environment, &newest);
         }
@@ -312,10 +313,16 @@ fn retire_families(memory: &mut ProjectMemory, sessions: &[Session]) {
         .iter()
         .filter_map(|e| role_and_family(&e.text).map(|(_, f)| f))
         .collect();
-    memory.failures.retain(|e| {
-        let fix = e.text.split('`').nth(3).and_then(family);
-        !fix.is_some_and(|f| retired.iter().any(|(_, r)| *r == f) && !still_used.contains(&f))
-    });
+    let gone = |f: &Option<String>| {
+        f.as_ref()
+            .is_some_and(|f| retired.iter().any(|(_, r)| r == f) && !still_used.contains(f))
+    };
+    memory
+        .failures
+        .retain(|e| !gone(&e.text.split('`').nth(3).and_then(family)));
+    memory
+        .environment
+        .retain(|e| !gone(&e.text.split('`').nth(1).and_then(family)));
 }
 
 /// The role and command family of a "`cmd` works in … (role)" bullet.
@@ -346,8 +353,8 @@ fn keep_newest_facts(facts: &mut Vec<Tallied>, newest: &dyn Fn(&Tallied) -> i64)
 
 /// What a generated fact is about, for the newest-wins rule.
 fn fact_subject(text: &str) -> Option<String> {
-    if let Some((what, _)) = text.split_once(" serves on ") {
-        return Some(format!("serves {what}"));
+    if let Some((_, port)) = text.split_once(" serves on ") {
+        return Some(format!("serves on {port}"));
     }
     if let Some(rest) = text.strip_prefix("the project requires ") {
         return rest
@@ -390,7 +397,7 @@ mod tests {
     fn fact_subjects() {
         assert_eq!(
             fact_subject("`pnpm dev` serves on localhost:4100").as_deref(),
-            Some("serves `pnpm dev`")
+            Some("serves on localhost:4100")
         );
         assert_eq!(
             fact_subject("the project requires node >=20").as_deref(),

@@ -43,6 +43,11 @@ static REQUIRED_VERSION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// A settings class's environment prefix (pydantic, and the like).
+static ENV_PREFIX_SETTING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)env_?prefix\s*[=:]\s*["']([A-Z][A-Z0-9]*_)["']"#).expect("valid regex")
+});
+
 /// Configuration or data read from a place, as a program reports it.
 static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:loaded|loading|reading|using|read|opened|opening)\s+(config(?:uration)?|settings|database|data(?:base)?|db|env(?:ironment)? file)\s*(?:file\s*)?(?:from|at|:)\s+[`'\x22]?((?:~|\.{1,2}|/|[\w.-]+/)[^\s`'\x22,;)]*)")
@@ -52,7 +57,9 @@ static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
 /// A human statement of fact about the environment.
 static STATED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"(?i)\b(?:runs?|listens?|served|serves|is|are|lives?|sits?)\s+on\s+(?:port\s+)?:?\d{4,5}\b|\bport\s+\d{4,5}\b",
+        r"(?i)\b(?:runs?|listens?|served|serves|is|are|lives?|sits?|starts?|up)\s+on\s+(?:port\s+)?:?\d{4,5}\b|\bport\s+\d{4,5}\b|\bon\s+(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d{2,5}\b",
+        r"|\b(?:is|are|lives?|stored|kept|sits?)\s+(?:in|at|on)\s+(?:the\s+)?(?:s3\s+|gcs\s+)?(?:bucket|table|database|db|schema|namespace|cluster|account|profile)\s+`?[\w.-]+",
+        r"|`?\b[A-Z][A-Z0-9]*_`?\s+prefix\b",
         r"|\b(?:lives?|live|is|are|sits?|stored|kept|located)\s+(?:in|at|under)\s+[`'\x22]?(?:~|\.{1,2}/|/|[\w.-]+/)",
         r"|\bprefix(?:ed)?\s+(?:with\s+|by\s+)?`?[A-Z][A-Z0-9]*_|\bstart(?:s)? with\s+`?[A-Z][A-Z0-9]*_`?",
         r"|\b(?:is|are)\s+(?:auto-?)?generated\b|\bgenerated (?:file|code)\b",
@@ -147,6 +154,9 @@ pub(crate) fn environment_facts(
         }
     };
     for run in runs {
+        if let Some(fact) = settings_prefix(&run.output) {
+            push(fact);
+        }
         if let Some(fact) = listening(run) {
             push(fact);
         }
@@ -197,6 +207,16 @@ fn listening(run: &ShellRun) -> Option<String> {
     } else {
         format!("the dev server listens on localhost:{port}")
     })
+}
+
+/// "settings read environment variables with the `LGR_` prefix", from a
+/// settings class a command printed (`env_prefix="LGR_"`).
+fn settings_prefix(output: &str) -> Option<String> {
+    let c = ENV_PREFIX_SETTING.captures(output)?;
+    Some(format!(
+        "settings are read from environment variables with the `{}` prefix",
+        &c[1]
+    ))
 }
 
 /// "config is read from ~/.config/shop/config.toml".

@@ -22,6 +22,7 @@
 //! [`poison`]: super::poison
 
 use super::poison;
+use super::supersede::replacement;
 use crate::util::text::one_line;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -163,7 +164,7 @@ static POLITE_NO: LazyLock<Regex> = LazyLock::new(|| {
 
 static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:us(?:e|ing)|prefer|run(?: \w+)? with)\s+(?P<p>`[^`]+`|[^\s,.;!?`]+(?:\s+[^\s,.;!?`]+)?)\s*,?\s+(?:and\s+)?(?:not|never|instead of|rather than|over)\s+(?P<r>`[^`]+`|[^\s,.;!?`]+(?:\s+[^\s,.;!?`]+)?)",
+        r"(?i)\b(?:us(?:e|ing)|prefer|run(?: \w+)? with)\s+(?P<p>`[^`]+`|[^\s,.;!?`]+(?:\s+[^\s,.;!?`]+)?)(?:\s+[^\s,.;!?`]+){0,4}?\s*,?\s+(?:and\s+)?(?:not|never|instead of|rather than|over)\s+(?P<r>`[^`]+`|[^\s,.;!?`]+(?:\s+[^\s,.;!?`]+)?)",
     )
     .expect("valid regex")
 });
@@ -171,7 +172,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every time|each time|whenever|by default)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|\beverywhere\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repositories|projects?)\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every time|each time|whenever|by default)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[\w\s-]{0,30}\b(?:rule|convention|policy|guideline)s?(?:\s+btw)?\s*:|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repositories|projects?)\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -210,6 +211,37 @@ static GENERAL_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// "logging is slog, not zap": what something is, and what it is not.
+static IS_NOT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^[\w\s/-]{1,40}?\b(?:is|are|goes through|go through)\s+(`[^`]+`|[\w./+-]+)(?:\s+[^,;]{0,40})?,\s*(?:and\s+)?not\s+(`[^`]+`|[\w./+-]+)")
+        .expect("valid regex")
+});
+
+/// "no pandas here": a thing that has no place in this project.
+static NOT_HERE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^no\s+[\w.+-]+(?:\s+[\w.+-]+)?\s+(?:here|in this (?:repo|repository|project|codebase))\b")
+        .expect("valid regex")
+});
+
+/// "keep it like that": the statement before it is a standing rule.
+static KEEP_IT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?:^|,\s*|\.\s*)(?:and\s+)?keep it (?:like that|that way|this way|like this)\b",
+    )
+    .expect("valid regex")
+});
+
+/// An imperative over every thing of a kind: "tag every resource with …".
+static EVERY_THING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:please\s+)?[a-z]+\s+(?:every|all|each|any)\s+[\w-]+").expect("valid regex")
+});
+
+/// A sentence that only confirms the one before it as a rule.
+static KEEP_IT_ALONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:and\s+|please\s+)?(?:keep it (?:like that|that way|this way|like this)|that'?s the (?:rule|convention)|always do it (?:like that|that way))[.!]*$")
+        .expect("valid regex")
+});
+
 /// "tabs not spaces": a short choice between two things.
 static CHOICE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(`[^`]+`|[\w.+-]+(?: [\w.+-]+)?),?\s+(?:not|over|instead of|rather than)\s+(`[^`]+`|[\w.+-]+(?: [\w.+-]+)?)(?:\s+(?:pls|please|thanks))?[.!]*$")
@@ -224,7 +256,7 @@ static STANDING_CHECK: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words that limit an instruction to the task at hand.
 static TEMPORARY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:for now|yet|this time|right now|today|at the moment|for the moment|in this (?:pr|change|commit|branch)|for this (?:task|change|pr|ticket|issue|one|fix)|until (?:i|we|you)\b)|\bfor (?:this|that|it)\s*[.!]*$")
+    Regex::new(r"(?i)\b(?:for now|yet|this time|right now|today|at the moment|for the moment|in this (?:pr|change|commit|branch)\b|for this (?:task|change|pr|ticket|issue|one|fix)\b|until (?:i|we|you)\b)|\bfor (?:this|that|it)\s*[.!]*$")
         .expect("valid regex")
 });
 
@@ -355,6 +387,19 @@ const RULE_WORDS: &[&str] = &[
     "fine",
     "way",
     "usual",
+    "rule",
+    "rules",
+    "convention",
+    "policy",
+    "standard",
+    "repo",
+    "repos",
+    "repository",
+    "repositories",
+    "project",
+    "projects",
+    "codebase",
+    "workspace",
 ];
 
 /// Whether a word is a stop word.
@@ -365,10 +410,31 @@ pub(crate) fn is_stop_word(w: &str) -> bool {
 /// Finds the preferences and corrections in the human messages (in order).
 pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
     let mut out: Vec<Preference> = Vec::new();
-    for s in turns_sentences(turns) {
-        let Some((kind, statement)) = standing_rule(&s) else {
+    let sentences = turns_sentences(turns);
+    let mut retiring: Option<usize> = None;
+    for (n, s) in sentences.iter().enumerate() {
+        // "thiserror in the library, anyhow in main.rs. keep it like that":
+        // the sentence before "keep it like that" is the rule.
+        let confirmed = (!s.opening && KEEP_IT_ALONE.is_match(s.text.trim()))
+            .then(|| &sentences[n - 1])
+            .filter(|before| before.context != Context::Pasted && object_words(&before.text) >= 2)
+            .map(|before| (Kind::Rule, before.text.clone()));
+        let Some((kind, statement)) = standing_rule(s).or(confirmed) else {
             continue;
         };
+        // "we're removing testify." names only the old value: the rule that
+        // follows it in the same message names the new one; they go together.
+        if let Some(last) = out.last_mut()
+            && retiring == Some(n.wrapping_sub(1))
+            && !s.opening
+        {
+            last.statement = clip(&format!("{} {statement}", last.statement), MAX_STATEMENT);
+            retiring = None;
+            continue;
+        }
+        retiring = replacement(&statement)
+            .is_some_and(|r| r.new.is_none())
+            .then_some(n);
         let p = Preference {
             statement: clip(&statement, MAX_STATEMENT),
             evidence: quote(&s.text),
@@ -484,11 +550,14 @@ fn names_its_object(statement: &str, kind: &Kind) -> bool {
     if matches!(kind, Kind::UseInstead { .. }) || tool_choice || statement.contains('`') {
         return true;
     }
-    content_words(statement)
-        .iter()
-        .filter(|w| !RULE_WORDS.contains(&w.as_str()))
-        .count()
-        >= 2
+    // "we never use default exports in this repo" names one thing in a
+    // sentence long enough to say what about it.
+    let needed = if statement.split_whitespace().count() >= 5 {
+        1
+    } else {
+        2
+    };
+    object_words(statement) >= needed
 }
 
 /// The prose of a human message: its sentences without code, quotes,
@@ -673,6 +742,23 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
         let at = c.get(0).map_or(0, |m| m.start());
         return Some((kind, focus_clause(s, at)));
     }
+    if let Some(c) = IS_NOT.captures(s) {
+        return Some((
+            Kind::UseInstead {
+                preferred: tool_name(&c[1]),
+                rejected: tool_name(&c[2]),
+            },
+            s.to_string(),
+        ));
+    }
+    if let Some(k) = KEEP_IT.find(&m)
+        && object_words(&s[..k.start()]) >= 2
+    {
+        return Some((Kind::Rule, s.to_string()));
+    }
+    if NOT_HERE.is_match(&m) {
+        return Some((Kind::Never, s.to_string()));
+    }
     if let Some(p) = PREFER.find(&m) {
         return Some((Kind::Prefer, focus_clause(s, p.start())));
     }
@@ -713,18 +799,43 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     }
     // "use tailwind for the new page" points at the task ("the …"); "use
     // httpx for HTTP calls" does not.
-    if let Some(object) = GENERAL_IMPERATIVE.captures(s).and_then(|c| c.get(1))
+    let object = GENERAL_IMPERATIVE
+        .captures(s)
+        .and_then(|c| c.get(1))
+        .or_else(|| EVERY_THING.find(s));
+    if let Some(object) = object
         && !is_determiner(object.as_str())
         && !object.as_str().eq_ignore_ascii_case("up")
         && !s.contains(['/', '\\'])
-        && !s[object.end()..].split_whitespace().any(|w| {
-            is_determiner(w.trim_matches(|c: char| !c.is_alphanumeric()))
-                && !matches!(w, "a" | "an" | "in" | "on" | "at" | "to" | "only" | "just")
-        })
+        && !points_at_the_task(first_clause(&s[object.end()..]))
     {
         return Some((Kind::Imperative, s.to_string()));
     }
     None
+}
+
+/// The text up to the first ", " or " and " (one clause of a sentence).
+fn first_clause(s: &str) -> &str {
+    let end = [", ", " and ", "; "]
+        .iter()
+        .filter_map(|b| s.find(b))
+        .min()
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+/// Whether words point at one thing of the task ("for the new page").
+fn points_at_the_task(words: &str) -> bool {
+    words
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .any(|w| {
+            is_determiner(w)
+                && !matches!(
+                    w.to_ascii_lowercase().as_str(),
+                    "a" | "an" | "in" | "on" | "at" | "to" | "only" | "just"
+                )
+        })
 }
 
 /// Whether a word points at one thing ("the", "this", "it", …).
@@ -804,11 +915,22 @@ fn focus_clause(s: &str, at: usize) -> String {
         .strip_prefix("and ")
         .or_else(|| clause.strip_prefix("but "))
         .unwrap_or(clause);
-    if clause.split_whitespace().count() < 3 {
+    // "named exports only — that's the convention in this codebase": the
+    // clause with the rule word names nothing; the sentence does.
+    if clause.split_whitespace().count() < 3 || object_words(clause) < 2 {
         s.to_string()
     } else {
         clause.to_string()
     }
+}
+
+/// How many words of a statement say what it is about (not rule words,
+/// pronouns or stop words).
+fn object_words(statement: &str) -> usize {
+    content_words(statement)
+        .iter()
+        .filter(|w| !RULE_WORDS.contains(&w.as_str()))
+        .count()
 }
 
 /// Lower-case words without punctuation, joined by single spaces.

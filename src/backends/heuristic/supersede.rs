@@ -36,7 +36,7 @@ static INSTEAD_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// "no longer use Y", "dropped Y", "stopped using Y": (old).
 static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|dropped|got rid of|replaced)\s+{TOOL}"
+        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|dropped|got rid of|getting rid of|replaced|removing|dropping|moving (?:off|away from)|migrating away from)\s+{TOOL}"
     ))
     .expect("valid regex")
 });
@@ -126,9 +126,17 @@ pub(crate) fn mentions(text: &str, word: &str) -> bool {
 /// The family of a command: its program, after environment assignments
 /// (`uv run pytest` → `uv`, `./node_modules/.bin/jest` → `jest`).
 pub(crate) fn family(command: &str) -> Option<String> {
+    const WRAPPERS: &[&str] = &[
+        "timeout", "sudo", "env", "nice", "time", "nohup", "command", "exec",
+    ];
     let word = command
         .split_whitespace()
-        .find(|w| !w.contains('=') || w.starts_with('-'))?;
+        .filter(|w| !w.contains('=') || w.starts_with('-'))
+        .find(|w| {
+            !WRAPPERS.contains(w)
+                && !w.starts_with('-')
+                && !w.chars().all(|c| c.is_ascii_digit() || c == 's')
+        })?;
     let name = word.rsplit('/').next().unwrap_or(word);
     (!name.is_empty()).then(|| name.to_ascii_lowercase())
 }
@@ -206,6 +214,7 @@ mod tests {
     #[test]
     fn families_and_retirement() {
         assert_eq!(family("CI=1 uv run pytest -q").as_deref(), Some("uv"));
+        assert_eq!(family("timeout 20 npm run dev").as_deref(), Some("npm"));
         assert_eq!(
             family("./node_modules/.bin/jest --ci").as_deref(),
             Some("jest")
