@@ -86,9 +86,11 @@ pub enum Command {
     Extract(ExtractArgs),
     /// Write the selected memories into the memory folder (rollout_summaries/, raw_memories.md).
     Sync(SyncArgs),
-    /// Show what changed in the memory folder since the last consolidation (git baseline).
+    /// Show what changed in the memory folder since the last consolidation (git baseline),
+    /// naming your hand edits of MEMORY.md and memory_summary.md.
     Diff(DiffArgs),
-    /// Phase 2: consolidate the memory folder into MEMORY.md and memory_summary.md.
+    /// Phase 2: consolidate the memory folder into MEMORY.md and memory_summary.md
+    /// (keeping the lines you edited by hand).
     Consolidate(ConsolidateArgs),
     /// Import the citations agents wrote in their replies, so used memories rank first and survive.
     CiteImport(CiteImportArgs),
