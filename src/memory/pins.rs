@@ -91,11 +91,15 @@ impl Pins {
             if text.is_empty() || text.starts_with('#') || known {
                 continue;
             }
-            let entry = (line.group.clone(), as_bullet(text));
-            let list = if line.section == Section::Removed {
-                &mut self.removed
+            let (entry, list) = if line.section == Section::Removed {
+                ((line.group.clone(), as_bullet(text)), &mut self.removed)
             } else {
-                &mut self.added
+                // An edited generated line keeps the user's words, not the
+                // task references and counts that no longer hold.
+                (
+                    (line.group.clone(), as_bullet(without_support(text))),
+                    &mut self.added,
+                )
             };
             if !list.contains(&entry) {
                 list.push(entry);
@@ -365,6 +369,17 @@ fn as_bullet(text: &str) -> String {
     }
 }
 
+/// A line without the `[Task N]` references and the `(seen in …)` tail
+/// memkit appends to generated bullets.
+fn without_support(line: &str) -> &str {
+    let cut = [" [Task ", " (seen in "]
+        .iter()
+        .filter_map(|m| line.find(m))
+        .min()
+        .unwrap_or(line.len());
+    line[..cut].trim_end()
+}
+
 /// What identifies a bullet whatever its support notes: lower-case words
 /// without the `[Task N]` references and the `(seen in …)` tail.
 fn key(line: &str) -> String {
@@ -471,6 +486,23 @@ mod tests {
         let mut next = files(COMMITTED);
         again.apply(&mut next);
         assert_eq!(next.memory_md, out.memory_md);
+    }
+
+    #[test]
+    fn an_edited_generated_line_loses_its_counts() {
+        let edited = COMMITTED.replace(
+            "- keep commits small [Task 1] (seen in 1 session)",
+            "- keep commits small and signed [Task 1] (seen in 1 session)",
+        );
+        let pins = Pins::collect(Some(COMMITTED), Some(&edited), None, None);
+        let mut out = files(COMMITTED);
+        pins.apply(&mut out);
+        assert!(
+            out.memory_md
+                .contains("## Pinned by the user\n- keep commits small and signed\n"),
+            "{}",
+            out.memory_md
+        );
     }
 
     #[test]

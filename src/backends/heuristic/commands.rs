@@ -59,6 +59,8 @@ pub(crate) struct ShellRun {
     pub program: String,
     /// The first non-flag word after the program (`test`, `build`).
     pub subcommand: String,
+    /// How many file edits (edit tools, patches, formatters) came before it.
+    pub edits_before: usize,
 }
 
 impl ShellRun {
@@ -106,14 +108,52 @@ pub(crate) struct WorkedCommand {
 
 /// The shell calls of a transcript, in order.
 pub(crate) fn shell_runs<'a>(events: impl Iterator<Item = &'a Event>) -> Vec<ShellRun> {
-    events
-        .enumerate()
-        .filter_map(|(i, e)| match e {
-            Event::ToolCall(c) if is_shell_tool(&c.name) => Some(shell_run(c, i)),
-            Event::ToolCall(c) if c.name == "exec" => code_mode_call(c).map(|c| shell_run(&c, i)),
-            _ => None,
+    let mut edits = 0;
+    let mut out = Vec::new();
+    for (i, e) in events.enumerate() {
+        let Event::ToolCall(c) = e else { continue };
+        let run = if is_shell_tool(&c.name) {
+            Some(shell_run(c, i))
+        } else if c.name == "exec" {
+            code_mode_call(c).map(|c| shell_run(&c, i))
+        } else {
+            None
+        };
+        match run {
+            Some(mut run) => {
+                run.edits_before = edits;
+                if edits_files(&run) {
+                    edits += 1;
+                }
+                out.push(run);
+            }
+            None if is_file_edit(c) => edits += 1,
+            None => {}
+        }
+    }
+    out
+}
+
+/// Whether a tool call edits files (an edit tool or a patch).
+fn is_file_edit(c: &ToolCall) -> bool {
+    matches!(
+        c.name.as_str(),
+        "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "apply_patch"
+    ) || c.input.contains("*** Begin Patch")
+}
+
+/// Whether a shell command rewrites files: a formatter, `sed -i`, a
+/// redirection into a file, a patch.
+fn edits_files(run: &ShellRun) -> bool {
+    run.tool_segments.iter().any(|(_, p)| *p == Purpose::Format)
+        || segments(&run.command).iter().any(|seg| {
+            let words: Vec<&str> = seg.split_whitespace().collect();
+            let program = words.first().copied().unwrap_or("");
+            (program == "sed" && words.iter().any(|w| w.starts_with("-i")))
+                || matches!(program, "tee" | "patch" | "apply_patch")
+                || seg.contains(" > ")
+                || seg.contains("*** Begin Patch")
         })
-        .collect()
 }
 
 /// The shell call inside a Codex code-mode `exec` cell that runs exactly one
@@ -195,6 +235,7 @@ fn shell_run(c: &ToolCall, position: usize) -> ShellRun {
         program_word: String::new(),
         program: String::new(),
         subcommand: String::new(),
+        edits_before: 0,
         command,
     };
     let mut first_significant: Option<String> = None;
@@ -440,9 +481,27 @@ fn prerequisite_step<'a>(failed: &ShellRun, later: &[&'a ShellRun]) -> Option<&'
     let retry = window
         .iter()
         .position(|r| is_retry(r) && r.status == Status::Ok)?;
+    // Files edited in between: the code change made it work, not a step.
+    if window[retry].edits_before > failed.edits_before {
+        return None;
+    }
+    // A step prepares (installs, builds, starts, generates); running tests,
+    // linters or formatters is no step.
+    let prepares = |r: &ShellRun| {
+        !r.tool_segments.iter().any(|(_, p)| {
+            matches!(
+                p,
+                Purpose::Tests
+                    | Purpose::Lint
+                    | Purpose::Format
+                    | Purpose::Typecheck
+                    | Purpose::Check
+            )
+        })
+    };
     let step = window[..retry]
         .iter()
-        .filter(|r| r.status == Status::Ok && !is_retry(r))
+        .filter(|r| r.status == Status::Ok && !is_retry(r) && prepares(r))
         .filter_map(|r| r.core.as_deref())
         .find(|c| normalise(c) != core && c.chars().count() <= MAX_COMMAND_CHARS);
     // `export JAVA_HOME=… && ./gradlew test`: the step is part of the retry.
@@ -478,8 +537,9 @@ fn is_noise_line(line: &str) -> bool {
 /// The most telling line of a failed output: the first line that reads like
 /// an error, else the first meaningful line (≤ 160 characters).
 pub(crate) fn first_error_line(output: &str) -> String {
-    static ERROR_WITH_MESSAGE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"\b[A-Z]\w*(?:Error|Exception):\s+\S").expect("valid regex"));
+    static ERROR_WITH_MESSAGE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b[A-Z]\w*(?:Error|Exception)(?: \[[\w-]+\])?:\s+\S").expect("valid regex")
+    });
     static NAMED_ERROR: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r"\b[A-Z]\w*(?:Error|Exception)\b|(?i:^\s*error(?:\[\w+\])?:|\bERR_[A-Z_]+|^\s*fatal:)",
@@ -604,6 +664,20 @@ mod tests {
             "JAVA_HOME=/usr/lib/jvm/java-17 ./gradlew test"
         );
         assert!(!fixes[0].prerequisite);
+        // Code edited in between: the edit made it pass, not the step.
+        let edited = [
+            call("go test ./internal/sem", 1, "--- FAIL: TestParser (0.01s)"),
+            Event::ToolCall(ToolCall {
+                name: "apply_patch".into(),
+                ..match call("", 0, "Success.") {
+                    Event::ToolCall(c) => c,
+                    _ => unreachable!(),
+                }
+            }),
+            call("go build ./...", 0, ""),
+            call("go test ./internal/sem", 0, "ok"),
+        ];
+        assert!(failure_fixes(&shell_runs(edited.iter())).is_empty());
         // Retried and failed again: nothing was learned.
         let still = [
             call("make test", 2, "error: db missing"),
