@@ -242,6 +242,13 @@ static KEEP_IT_ALONE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// "error handling: thiserror in the library, anyhow in main.rs": a
+/// convention stated under an engineering topic.
+static TOPIC_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:tests?|testing|logging|logs|errors?|error handling|commits?|commit messages|naming|names|styling|styles?|css|formatting|imports|exports|deps|dependencies|docs|documentation|comments|branches|branch names|prs?|pull requests|migrations|config|configuration|env vars|deploys?|deployments?|releases?|versioning|api|types|typing|state|secrets|code style|conventions?|rule of thumb|for future reference|fyi)\s*:\s+\S")
+        .expect("valid regex")
+});
+
 /// "tabs not spaces": a short choice between two things.
 static CHOICE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(`[^`]+`|[\w.+-]+(?: [\w.+-]+)?),?\s+(?:not|over|instead of|rather than)\s+(`[^`]+`|[\w.+-]+(?: [\w.+-]+)?)(?:\s+(?:pls|please|thanks))?[.!]*$")
@@ -759,6 +766,9 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     if NOT_HERE.is_match(&m) {
         return Some((Kind::Never, s.to_string()));
     }
+    if TOPIC_RULE.is_match(&m) && object_words(s) >= 2 {
+        return Some((Kind::Imperative, s.to_string()));
+    }
     if let Some(p) = PREFER.find(&m) {
         return Some((Kind::Prefer, focus_clause(s, p.start())));
     }
@@ -1159,6 +1169,8 @@ mod tests {
             "use httpx for HTTP calls",
             "stick to the stdlib for http here",
             "nope - the repo layer owns all queries, handlers never touch the db",
+            "error handling: thiserror for the library crate, anyhow only in main.rs",
+            "commit messages: imperative mood, no prefixes",
         ] {
             assert_eq!(statements(&[rule]).len(), 1, "{rule}");
         }
