@@ -499,13 +499,52 @@ fn prerequisite_step<'a>(failed: &ShellRun, later: &[&'a ShellRun]) -> Option<&'
             )
         })
     };
+    // The last such command before the retry is the one that fixed it.
     let step = window[..retry]
         .iter()
-        .filter(|r| r.status == Status::Ok && !is_retry(r) && prepares(r))
+        .rev()
+        .filter(|r| r.status == Status::Ok && !is_retry(r) && prepares(r) && !only_looks(r))
         .filter_map(|r| r.core.as_deref())
         .find(|c| normalise(c) != core && c.chars().count() <= MAX_COMMAND_CHARS);
     // `export JAVA_HOME=… && ./gradlew test`: the step is part of the retry.
     step.or_else(|| exported_before(&window[retry].command))
+}
+
+/// Whether a command only inspects (`fnm list`, `docker compose ps`,
+/// `brew info`, `node --version`).
+fn only_looks(run: &ShellRun) -> bool {
+    const LOOKING: &[&str] = &[
+        "list",
+        "ls",
+        "ps",
+        "status",
+        "show",
+        "info",
+        "version",
+        "--version",
+        "-v",
+        "-V",
+        "help",
+        "--help",
+        "doctor",
+        "which",
+        "env",
+        "config",
+        "current",
+        "outdated",
+        "search",
+        "logs",
+        "describe",
+        "get",
+        "inspect",
+        "check-ignore",
+    ];
+    let words = program_words(run.core.as_deref().unwrap_or(""));
+    let looks = |i: usize| words.get(i).is_some_and(|w| LOOKING.contains(&w.as_str()));
+    let nested = words
+        .get(1)
+        .is_some_and(|w| matches!(w.as_str(), "compose" | "container" | "image" | "pages"));
+    looks(1) || (nested && looks(2))
 }
 
 /// The `export NAME=…` segments of a command line, if any, as one step.
@@ -519,6 +558,14 @@ fn exported_before(command: &str) -> Option<&str> {
     Some(&command[at..at + first.len()])
 }
 
+/// Whether a line is npm's script banner (`> shop@1.0.0 test`), not a
+/// quoted cause (Gradle's `> Android Gradle plugin requires Java 17`).
+fn is_npm_banner(line: &str) -> bool {
+    line.strip_prefix("> ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .is_some_and(|name| name.contains('@'))
+}
+
 /// Lines of tool output that are wrapping, not the error itself.
 fn is_noise_line(line: &str) -> bool {
     let l = line.trim();
@@ -530,63 +577,74 @@ fn is_noise_line(line: &str) -> bool {
         || l.starts_with("Original token count:")
         || l == "Output:"
         || l.starts_with("[… ")
-        || l.starts_with('>') // npm script banners
+        || is_npm_banner(l)
         || l.chars().all(|c| !c.is_alphanumeric())
 }
 
 /// The most telling line of a failed output: the first line that reads like
 /// an error, else the first meaningful line (≤ 160 characters).
 pub(crate) fn first_error_line(output: &str) -> String {
-    static ERROR_WITH_MESSAGE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b[A-Z]\w*(?:Error|Exception)(?: \[[\w-]+\])?:\s+\S").expect("valid regex")
+    let lines: Vec<&str> = output
+        .lines()
+        .filter(|l| !is_noise_line(l) && !l.trim_start().starts_with("Traceback (most recent"))
+        .take(MAX_ERROR_LINES)
+        .collect();
+    // The most telling line wins, the first of equals: one that names the
+    // error and says what is wrong beats "FAILURE: Build failed".
+    let line = lines
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, l)| (error_score(l), std::cmp::Reverse(*i)))
+        .filter(|(_, l)| error_score(l) > 0)
+        .map(|(_, l)| *l)
+        .or(lines.first().copied())
+        .unwrap_or("no output");
+    one_line(line.trim().trim_start_matches(['>', ' ']), 159)
+}
+
+/// Lines of output looked at for the error.
+const MAX_ERROR_LINES: usize = 200;
+
+/// How much a line of output tells about what went wrong.
+fn error_score(line: &str) -> i32 {
+    static NAMED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b[A-Z]\w*(?:Error|Exception)\b|\bERR_[A-Z_]+\b|\bE[A-Z]{4,}\b|(?i:^\s*(?:error|fatal)(?:\[\w+\])?:)")
+            .expect("valid regex")
     });
-    static NAMED_ERROR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(
-            r"\b[A-Z]\w*(?:Error|Exception)\b|(?i:^\s*error(?:\[\w+\])?:|\bERR_[A-Z_]+|^\s*fatal:)",
-        )
-        .expect("valid regex")
+    static CAUSE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:requires?|required|expected|version|not found|no such|missing|cannot|can't|could not|couldn't|unable|refused|denied|not installed|unsupported|incompatible|no module|undefined|unknown|did you mean|please run|not recognized)\b")
+            .expect("valid regex")
+    });
+    static GENERIC: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\W*(?:failure: build failed|build failed|error: command failed|npm err! a complete log|\d+ (?:failed|errors?)\b|failed\b|tests? failed)")
+            .expect("valid regex")
     });
     const MARKERS: &[&str] = &[
         "error",
         "err!",
         "fail",
         "fatal",
-        "not found",
-        "no such",
-        "cannot",
-        "can't",
-        "denied",
         "panicked",
         "exception",
         "invalid",
-        "unknown",
-        "unrecognized",
-        "missing",
-        "undefined",
-        "traceback",
-        "refused",
         "timed out",
         "not allowed",
-        "unable",
     ];
-    let lines: Vec<&str> = output
-        .lines()
-        .filter(|l| !is_noise_line(l) && !l.trim_start().starts_with("Traceback (most recent"))
-        .collect();
-    let line = lines
-        .iter()
-        .find(|l| ERROR_WITH_MESSAGE.is_match(l))
-        .or_else(|| lines.iter().find(|l| NAMED_ERROR.is_match(l)))
-        .or_else(|| {
-            lines.iter().find(|l| {
-                let lower = l.to_ascii_lowercase();
-                MARKERS.iter().any(|m| lower.contains(m))
-            })
-        })
-        .or(lines.first())
-        .copied()
-        .unwrap_or("no output");
-    one_line(line.trim(), 159)
+    let lower = line.to_ascii_lowercase();
+    let mut score = 0;
+    if NAMED.is_match(line) {
+        score += 3;
+    }
+    if CAUSE.is_match(line) {
+        score += 2;
+    }
+    if MARKERS.iter().any(|m| lower.contains(m)) {
+        score += 1;
+    }
+    if GENERIC.is_match(line) {
+        score -= 2;
+    }
+    score
 }
 
 #[cfg(test)]

@@ -12,7 +12,9 @@
 use super::digest::{Project, Session};
 use super::poison;
 use super::rawparse::ParsedMemory;
-use super::supersede::{Usage, family, mentions, replacement, retired_families};
+use super::supersede::{
+    Replacement, Usage, family, names_old, replacement, retired_families, settings, states_retired,
+};
 use super::tally::{Tallied, norm_key, tally, words};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -26,7 +28,7 @@ const SAME_REQUEST: f64 = 0.5;
 
 /// A rule the user says holds in every project.
 static GLOBAL_RULE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:in|for|across|on) (?:every|all|any)(?: of)?(?: my| our| the)? (?:repos?|repositories|projects?|codebases?|workspaces?)\b|\beverywhere\b|\bglobally\b|\bwhatever (?:the )?(?:repo|project)\b|\bno matter (?:the|which) (?:repo|project)\b|\bwherever\b")
+    Regex::new(r"(?i)\b(?:in|for|across|on) (?:every|all|any)(?: of)?(?: my| our| the)? (?:repos?|repositories|projects?|codebases?|workspaces?)\b|\beverywhere\b|\bglobally\b|\bwhatever (?:the )?(?:repo|project)\b|\bno matter (?:the|which) (?:repo|project)\b|\bwherever\b|\b(?:in|as in|like in) my other (?:projects|repos|repositories)\b|\bsame (?:rule )?as (?:in )?my other\b|\bprojects? of mine\b|\brepos? of mine\b")
         .expect("valid regex")
 });
 
@@ -90,23 +92,37 @@ impl Current {
                 .max()
                 .unwrap_or_default()
         };
-        let global_replacements: Vec<(i64, String, Option<String>, String)> = self
-            .global
-            .iter()
-            .filter_map(|e| replacement(&e.text).map(|r| (newest(e), r.old, r.new, e.text.clone())))
-            .collect();
+        let replacements_in = |entries: &[Tallied]| -> Vec<Retirement> {
+            entries
+                .iter()
+                .filter_map(|e| {
+                    replacement(&e.text).map(|by| Retirement {
+                        at: newest(e),
+                        by,
+                        statement: e.text.clone(),
+                    })
+                })
+                .collect()
+        };
+        let global_replacements = replacements_in(&self.global);
         retire(&mut self.global, &global_replacements, &newest);
+        let global_settings = settings_in(&self.global, &newest);
+        retire_changed_settings(&mut self.global, &global_settings, &newest);
         for memory in &mut self.projects {
             let mut replacements = global_replacements.clone();
-            replacements.extend(memory.preferences.iter().filter_map(|e| {
-                replacement(&e.text).map(|r| (newest(e), r.old, r.new, e.text.clone()))
-            }));
+            replacements.extend(replacements_in(&memory.preferences));
             retire(&mut memory.preferences, &replacements, &newest);
+            retire(&mut memory.environment, &replacements, &newest);
             retire_commands(&mut memory.knowledge, &replacements, &newest, false);
             retire_commands(&mut memory.failures, &replacements, &newest, true);
             retire_commands(&mut memory.environment, &replacements, &newest, false);
             retire_families(memory, sessions);
             keep_newest_facts(&mut memory.environment, &newest);
+            let mut changed = global_settings.clone();
+            changed.extend(settings_in(&memory.preferences, &newest));
+            changed.extend(settings_in(&memory.environment, &newest));
+            retire_changed_settings(&mut memory.preferences, &changed, &newest);
+            retire_changed_settings(&mut memory.environment, &changed, &newest);
         }
     }
 }
@@ -174,25 +190,48 @@ fn recurring_requests(sessions: &[Session], members: &[usize]) -> Vec<Tallied> {
         .collect()
 }
 
-/// The words of a request that identify it.
+/// The words of a request that identify it, with its distinctive tokens
+/// (file names, commands) kept whole.
 fn significant_words(text: &str) -> Vec<String> {
     let mut w: Vec<String> = words(text)
         .into_iter()
         .filter(|w| w.len() > 2 && !super::signals::is_stop_word(w))
         .collect();
+    w.extend(
+        text.split_whitespace()
+            .map(|t| {
+                t.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase()
+            })
+            .filter(|t| is_distinctive(t)),
+    );
     w.sort();
     w.dedup();
     w
 }
 
-/// Whether two requests' significant words mostly agree (Jaccard).
+/// Whether two requests are one: they share a distinctive token (a file,
+/// a command, a name: `CHANGELOG.md`, `zeitwerk:check`), or their
+/// significant words mostly agree (Jaccard).
 fn alike(a: &[String], b: &[String]) -> bool {
     if a.is_empty() || b.is_empty() {
         return false;
     }
+    if a.iter().any(|w| is_distinctive(w) && b.contains(w)) {
+        return true;
+    }
     let shared = a.iter().filter(|w| b.contains(w)).count();
     let union = a.len() + b.len() - shared;
     shared >= 2 && shared as f64 / union as f64 >= SAME_REQUEST
+}
+
+/// Whether a token names something specific: it joins words with `.`,
+/// `:` or `_` (`changelog.md`, `zeitwerk:check`; not a runner like
+/// `bin/rails`).
+fn is_distinctive(token: &str) -> bool {
+    token.len() >= 5
+        && token.contains(['.', ':', '_'])
+        && token.chars().filter(|c| c.is_alphabetic()).count() >= 4
 }
 
 /// Moves the preferences that hold everywhere out of the projects.
@@ -223,19 +262,32 @@ fn lift_global(projects: &mut [ProjectMemory]) -> Vec<Tallied> {
     global
 }
 
-/// Drops preferences that a newer replacement retired: older ones that
-/// name the old value (and not the new one), except the replacements.
+/// A replacement stated by a preference, and when.
+#[derive(Debug, Clone)]
+struct Retirement {
+    /// The newest session behind the statement.
+    at: i64,
+    /// What it replaces with what.
+    by: Replacement,
+    /// The statement itself (never retired by itself).
+    statement: String,
+}
+
+/// Drops entries that a newer replacement retired: older ones that still
+/// state the old value, except the replacements themselves.
 fn retire(
     entries: &mut Vec<Tallied>,
-    replacements: &[(i64, String, Option<String>, String)],
+    retirements: &[Retirement],
     newest: &dyn Fn(&Tallied) -> i64,
 ) {
     entries.retain(|e| {
-        !replacements.iter().any(|(at, old, new, statement)| {
-            *statement != e.text
-                && newest(e) <= *at
-                && mentions(&e.text, old)
-                && !new.as_deref().is_some_and(|n| mentions(&e.text, n))
+        // A statement retiring the same value says the same thing.
+        let own = replacement(&e.text).and_then(|r| r.old.map(|o| o.to_lowercase()));
+        !retirements.iter().any(|r| {
+            r.statement != e.text
+                && newest(e) <= r.at
+                && states_retired(&e.text, &r.by)
+                && !(own.is_some() && own == r.by.old.as_ref().map(|o| o.to_lowercase()))
         })
     });
 }
@@ -244,7 +296,7 @@ fn retire(
 /// failure whose fix (`fix_only`), names the old value, if not newer.
 fn retire_commands(
     entries: &mut Vec<Tallied>,
-    replacements: &[(i64, String, Option<String>, String)],
+    retirements: &[Retirement],
     newest: &dyn Fn(&Tallied) -> i64,
     fix_only: bool,
 ) {
@@ -256,9 +308,47 @@ fn retire_commands(
             spans.first()
         };
         let Some(command) = command else { return true };
-        !replacements
-            .iter()
-            .any(|(at, old, _, _)| newest(e) <= *at && mentions(command, old))
+        // "`X` failed …; it worked after running `Y` first" re-ran X.
+        let rerun = (fix_only && e.text.contains("it worked after running"))
+            .then(|| spans.first())
+            .flatten();
+        !retirements.iter().any(|r| {
+            newest(e) <= r.at
+                && r.by.old.as_deref().is_some_and(|old| {
+                    names_old(command, old) || rerun.is_some_and(|c| names_old(c, old))
+                })
+        })
+    });
+}
+
+/// Every setting the entries name, with its value and when it was said.
+fn settings_in(
+    entries: &[Tallied],
+    newest: &dyn Fn(&Tallied) -> i64,
+) -> Vec<(String, String, i64)> {
+    entries
+        .iter()
+        .flat_map(|e| {
+            let at = newest(e);
+            settings(&e.text).into_iter().map(move |(k, v)| (k, v, at))
+        })
+        .collect()
+}
+
+/// Drops entries that give a setting a value a newer entry changed
+/// (`ingressClassName: nginx` after `ingressClassName traefik`).
+fn retire_changed_settings(
+    entries: &mut Vec<Tallied>,
+    known: &[(String, String, i64)],
+    newest: &dyn Fn(&Tallied) -> i64,
+) {
+    entries.retain(|e| {
+        let at = newest(e);
+        !settings(&e.text).iter().any(|(key, value)| {
+            known
+                .iter()
+                .any(|(k, v, t)| k == key && v != value && *t > at)
+        })
     });
 }
 

@@ -27,7 +27,7 @@ const MAX_COMMAND: usize = 80;
 
 /// A server announcing where it listens.
 static LISTENING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:listening|running|started|serving|server|available|ready|local)\b[^\n]{0,80}?(?:(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]):|\bon port\s+|\bport[:=]\s*)(\d{2,5})\b")
+    Regex::new(r"(?i)\b(?:listening|running|started|starting|serving|server|available|ready|local)\b[^\n]{0,80}?(?:(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]):|\bon port\s+|\bport[:=]\s*)(\d{2,5})\b")
         .expect("valid regex")
 });
 
@@ -57,12 +57,13 @@ static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
 /// A human statement of fact about the environment.
 static STATED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"(?i)\b(?:runs?|listens?|served|serves|is|are|lives?|sits?|starts?|up)\s+on\s+(?:port\s+)?:?\d{4,5}\b|\bport\s+\d{4,5}\b|\bon\s+(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d{2,5}\b",
+        r"(?i)\b(?:runs?|listens?|served|serves|is|are|lives?|sits?|starts?|up)\s+on\s+(?:port\s+)?:?\d{4,5}\b|\bport\s+\d{4,5}\b|\b(?:on|at)\s+(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d{2,5}\b",
         r"|\b(?:is|are|lives?|stored|kept|sits?)\s+(?:in|at|on)\s+(?:the\s+)?(?:s3\s+|gcs\s+)?(?:bucket|table|database|db|schema|namespace|cluster|account|profile)\s+`?[\w.-]+",
         r"|`?\b[A-Z][A-Z0-9]*_`?\s+prefix\b",
-        r"|\b(?:lives?|live|is|are|sits?|stored|kept|located)\s+(?:in|at|under)\s+[`'\x22]?(?:~|\.{1,2}/|/|[\w.-]+/)",
+        r"|^(?:they|it|secrets|[a-z]+s)\s+(?:go|goes)\s+(?:through|via)\s+\S+",
+        r"|\b(?:lives?|live|is|are|sits?|stored|kept|located|goes|go|belongs?)\s+(?:in|at|under|into)\s+[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/|\w+://)",
         r"|\bprefix(?:ed)?\s+(?:with\s+|by\s+)?`?[A-Z][A-Z0-9]*_|\bstart(?:s)? with\s+`?[A-Z][A-Z0-9]*_`?",
-        r"|\b(?:is|are)\s+(?:auto-?)?generated\b|\bgenerated (?:file|code)\b",
+        r"|\b(?:is|are)\s+(?:auto-?)?generated\b|\bgenerated (?:file|code|from|by)\b|\bgenerates (?:it|them)\b",
         r"|\b(?:needs?|requires?|we(?:'re| are) on|uses?|pinned to|only works with)\s+(?:node|python|go|ruby|rust|java|elixir|erlang|otp|php|pnpm|yarn)\s*v?\d",
     ))
     .expect("valid regex")

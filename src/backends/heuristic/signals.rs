@@ -172,7 +172,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every time|each time|whenever|by default)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[\w\s-]{0,30}\b(?:rule|convention|policy|guideline)s?(?:\s+btw)?\s*:|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repositories|projects?)\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every time|each time|whenever|by default)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,40}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\bfor (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repositories|projects?)\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -191,7 +191,7 @@ static ALWAYS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "never" the same way, or a sentence opening with "don't" / "avoid".
 static NEVER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?)never\b|^(?:please\s+)?(?:don'?t|do not|dont|avoid)\b")
+    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?)never\b|^(?:please\s+)?(?:don'?t|do not|dont|avoid)\b|[,;:—–]\s*(?:and\s+)?(?:please\s+)?(?:don'?t|do not|dont)\s+\w+")
         .expect("valid regex")
 });
 
@@ -219,7 +219,7 @@ static IS_NOT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "no pandas here": a thing that has no place in this project.
 static NOT_HERE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^no\s+[\w.+-]+(?:\s+[\w.+-]+)?\s+(?:here|in this (?:repo|repository|project|codebase))\b")
+    Regex::new(r"(?i)^no\s+(?:new\s+)?[\w.+`-]+(?:\s+[\w.+`-]+)?\s+(?:here|in this (?:repo|repository|project|codebase)|in (?:anything|any|all) new|in \w+ (?:files|messages|code|tests|commits|prs|comments))\b|^no\s+[^,.]{2,40},\s*ever\b")
         .expect("valid regex")
 });
 
@@ -238,26 +238,33 @@ static EVERY_THING: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A sentence that only confirms the one before it as a rule.
 static KEEP_IT_ALONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:and\s+|please\s+)?(?:keep it (?:like that|that way|this way|like this)|that'?s the (?:rule|convention)|always do it (?:like that|that way))[.!]*$")
+    Regex::new(r"(?i)^(?:and\s+|please\s+)?(?:keep it (?:like that|that way|this way|like this)|that'?s the (?:rule|convention)|always do it (?:like that|that way)|remember (?:that|this)|keep (?:that|this) in mind|note (?:that|this) down)[.!]*$")
         .expect("valid regex")
 });
 
 /// "error handling: thiserror in the library, anyhow in main.rs": a
 /// convention stated under an engineering topic.
 static TOPIC_RULE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:tests?|testing|logging|logs|errors?|error handling|commits?|commit messages|naming|names|styling|styles?|css|formatting|imports|exports|deps|dependencies|docs|documentation|comments|branches|branch names|prs?|pull requests|migrations|config|configuration|env vars|deploys?|deployments?|releases?|versioning|api|types|typing|state|secrets|code style|conventions?|rule of thumb|for future reference|fyi)\s*:\s+\S")
+    Regex::new(r"(?i)^(?:tests?|testing|logging|logs|errors?|error handling|commits?|commit messages|naming|names|styling|styles?|css|formatting|imports|exports|deps|dependencies|docs|documentation|comments|branches|branch names|prs?|pull requests|migrations|config|configuration|env vars|deploys?|deployments?|releases?|versioning|api|types|typing|state|secrets|code style|conventions?|rule of thumb|for future reference|fyi|lint|linting|linter|format|formatter|build|deploy|test command)\s*[:=]\s+\S")
         .expect("valid regex")
 });
 
 /// "tabs not spaces": a short choice between two things.
 static CHOICE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(`[^`]+`|[\w.+-]+(?: [\w.+-]+)?),?\s+(?:not|over|instead of|rather than)\s+(`[^`]+`|[\w.+-]+(?: [\w.+-]+)?)(?:\s+(?:pls|please|thanks))?[.!]*$")
+    Regex::new(r"(?i)^(`[^`]+`|[a-z][\w.+-]*(?: [\w.+-]+)?),?\s+(?:not|over|instead of|rather than)\s+(`[^`]+`|[a-z][\w.+-]*(?: [\w.+-]+)?)(?:\s+(?:pls|please|thanks))?[.!]*$")
         .expect("valid regex")
 });
 
 /// What makes "make sure …" a standing check rather than this task's.
 static STANDING_CHECK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\balways\b|\bevery time\b|\beach time\b|\bwhenever\b|\bbefore (?:you |we )?(?:commit|push|merg|open|finish|report|submit|releas|tag|ship|hand)|\bafter (?:each|every)\b")
+    Regex::new(r"(?i)\balways\b|\bevery time\b|\beach time\b|\bwhenever\b|\bbefore (?:you |we )?(?:commit|push|merg|open|finish|report|submit|releas|tag|ship|hand|say|call it|are done)|\bafter (?:each|every|touching|changing|editing|any change)\b|\bafter (?:\w+ )?(?:changes|edits)\b")
+        .expect("valid regex")
+});
+
+/// A standing condition: "before you finish anything", "after touching
+/// serializers", "after chart changes".
+static STANDING_WHEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\bbefore (?:you |we )?(?:finish|say you'?re done|call it done|are done|commit|push|open a pr|merge|release|ship)\w*(?: anything| something)?\b|\bafter (?:touching|changing|editing|any change to|every change to)\b|\bafter (?:\w+ )?(?:changes|edits)\b|\bafter (?:each|every) \w+")
         .expect("valid regex")
 });
 
@@ -287,7 +294,7 @@ static DECLINE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// What turns a refusal into a rule: "never suggest Redis", "we don't use it".
 static STANDING_REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:stop suggesting|never suggest|don'?t (?:ever )?suggest|from now on|never|in this (?:repo|project|codebase)|we don'?t use|we never|don'?t ever)\b")
+    Regex::new(r"(?i)\b(?:stop suggesting|never suggest|don'?t (?:ever )?suggest|from now on|never|in this (?:repo|project|codebase)|we don'?t use|we never|don'?t ever|ever)\b")
         .expect("valid regex")
 });
 
@@ -477,7 +484,8 @@ pub(crate) fn requests(turns: &[Turn<'_>]) -> Vec<String> {
             || QUESTION_START.is_match(text)
             || !REQUEST_VERB.is_match(text)
             || TEMPORARY.is_match(text)
-            || text.contains(['/', '\\', '"'])
+            || text.contains(['"', '`'])
+            || text.split_whitespace().any(|w| w.contains('_'))
             || content_words(text).len() < 2
             || poison::is_dangerous(text)
         {
@@ -535,8 +543,8 @@ fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
         Kind::Never | Kind::MakeSure | Kind::Stop | Kind::Imperative
     );
     let refused = s.context == Context::Declined && !STANDING_REFUSAL.is_match(&statement);
-    let task_constraint =
-        s.context == Context::Task && lower_bar && !STANDING_REFUSAL.is_match(&statement);
+    let standing = STANDING_REFUSAL.is_match(&statement) || STANDING_WHEN.is_match(&statement);
+    let task_constraint = s.context == Context::Task && lower_bar && !standing;
     let for_this_task = TEMPORARY.is_match(&statement)
         || (matches!(kind, Kind::Never) && DONT_THIS.is_match(&without_fillers(&statement)));
     if refused
@@ -795,6 +803,9 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     }
     if STOP.is_match(&m) {
         return Some((Kind::Stop, s.to_string()));
+    }
+    if STANDING_WHEN.is_match(&m) && object_words(s) >= 2 {
+        return Some((Kind::MakeSure, s.to_string()));
     }
     if let Some(c) = CHOICE.captures(s)
         && s.split_whitespace().count() <= 7

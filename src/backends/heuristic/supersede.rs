@@ -6,6 +6,7 @@
 //! once another one took over is replaced too. Both only reach back in time:
 //! what a session said or ran after the replacement stays.
 
+use super::signals::is_stop_word;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -15,7 +16,7 @@ const TOOL: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/-]*)";
 /// "X, not Y" shapes: (new, old).
 static NEW_NOT_OLD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:use|using|prefer|run(?: \w+)? with|switch(?:ed)? to|moved to|migrated to|go with)\s+{TOOL}(?:\s+\w+)?\s*,?\s+(?:and\s+)?(?:not|never|instead of|rather than|over)\s+{TOOL}"
+        r"(?i)\b(?:use|using|prefer|run(?: \w+)? with|switch(?:ed)? to|moved to|migrated to|go with)\s+{TOOL}(?:\s+\w+){{0,4}}?\s*,?\s+(?:and\s+)?(?:not|never|instead of|rather than|over)\s+{COMMAND}"
     ))
     .expect("valid regex")
 });
@@ -30,16 +31,57 @@ static FROM_OLD_TO_NEW: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "X instead of Y" anywhere: (new, old).
 static INSTEAD_OF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(r"(?i){TOOL}\s+(?:now\s+)?instead of\s+{TOOL}")).expect("valid regex")
+    Regex::new(&format!(r"(?i){TOOL}\s+(?:now\s+)?instead of\s+{COMMAND}")).expect("valid regex")
 });
 
-/// "no longer use Y", "dropped Y", "stopped using Y": (old).
+/// A command of up to three words after "instead of" / "not"
+/// (`bundle exec rspec`), trimmed of trailing plain words afterwards.
+const COMMAND: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/-]*(?:\s+[a-z][\w.:+@/-]*){0,2})";
+
+/// "no longer use Y", "dropped Y", "we moved off Y": (old).
 static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|dropped|got rid of|getting rid of|replaced|removing|dropping|moving (?:off|away from)|migrating away from)\s+{TOOL}"
+        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from))\s+{TOOL}"
     ))
     .expect("valid regex")
 });
+
+/// "we moved to C++20", "switched to uv": (new).
+static NEW_ONLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:moved|switched|migrated|upgraded|bumped|changed|went|are|we're) (?:over |up )?to\s+{TOOL}"
+    ))
+    .expect("valid regex")
+});
+
+/// A tool with a version: `C++20`, `node 20`, `python 3.12`, `go1.23`.
+static VERSIONED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^([A-Za-z][A-Za-z+#]*)[\s-]?v?(\d+(?:\.\d+)*)$").expect("valid regex")
+});
+
+/// A setting and its value: `ingressClassName: nginx`, `CMAKE_CXX_STANDARD
+/// is 20`, `DJANGO_SETTINGS_MODULE=billing.settings.local`.
+static SETTING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"\b([a-z]+[A-Z][A-Za-z0-9]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)\b\s*(?:[:=]|\bis\b)?\s*[`'"]?([\w./-]+)"#)
+        .expect("valid regex")
+});
+
+/// Plain words that end a command named in prose ("npm anymore").
+const PLAIN_WORDS: &[&str] = &[
+    "anymore",
+    "anywhere",
+    "everywhere",
+    "either",
+    "please",
+    "pls",
+    "again",
+    "directly",
+    "last",
+    "week",
+    "yesterday",
+    "today",
+    "since",
+];
 
 /// Words that are no tool in these shapes.
 const NOT_TOOLS: &[&str] = &[
@@ -66,19 +108,30 @@ const NOT_TOOLS: &[&str] = &[
     "now",
 ];
 
-/// A value a statement retires, and the one it puts in its place if named.
+/// A value a statement retires and the one it puts in its place, as far as
+/// it names them (at least one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Replacement {
-    /// What replaces the old value, when the statement names it.
+    /// What replaces the old value.
     pub new: Option<String>,
     /// What is no longer current.
-    pub old: String,
+    pub old: Option<String>,
 }
 
 /// The replacement a statement makes, if it makes one.
 pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
     let tool = |m: Option<regex::Match<'_>>| -> Option<String> {
         let t = m?.as_str().trim_matches('`').trim();
+        let mut words: Vec<&str> = t.split_whitespace().collect();
+        while words.len() > 1
+            && words.last().is_some_and(|w| {
+                let w = w.trim_end_matches(['.', ',', ')']).to_ascii_lowercase();
+                is_stop_word(&w) || PLAIN_WORDS.contains(&w.as_str())
+            })
+        {
+            words.pop();
+        }
+        let t = words.join(" ");
         let t = t.trim_end_matches(['.', ',', ')']);
         (!t.is_empty() && !NOT_TOOLS.contains(&t.to_ascii_lowercase().as_str()))
             .then(|| t.to_string())
@@ -88,7 +141,7 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
     {
         return Some(Replacement {
             new: tool(c.get(2)),
-            old,
+            old: Some(old),
         });
     }
     for re in [&*NEW_NOT_OLD, &*INSTEAD_OF] {
@@ -97,15 +150,65 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
         {
             return Some(Replacement {
                 new: tool(c.get(1)),
-                old,
+                old: Some(old),
             });
         }
     }
-    let c = OLD_ONLY.captures(statement)?;
-    Some(Replacement {
-        new: None,
-        old: tool(c.get(1))?,
+    let old = OLD_ONLY.captures(statement).and_then(|c| tool(c.get(1)));
+    let new = NEW_ONLY.captures(statement).and_then(|c| tool(c.get(1)));
+    (old.is_some() || new.is_some()).then_some(Replacement { new, old })
+}
+
+/// Whether `text` still states a value `r` retired: it names the old value
+/// (a long one also as the start of a word: `ktlint` in `ktlintFormat`) or
+/// another version of the new one (`C++17` after "we moved to C++20"), and
+/// not the new value itself.
+pub(crate) fn states_retired(text: &str, r: &Replacement) -> bool {
+    if r.new.as_deref().is_some_and(|n| mentions(text, n)) {
+        return false;
+    }
+    let old = r.old.as_deref().is_some_and(|o| names_old(text, o));
+    old || r.new.as_deref().is_some_and(|n| other_version(text, n))
+}
+
+/// Whether `text` names a retired value: as a word, or (five letters or
+/// more) as the start of one (`ktlint` in `ktlintFormat`).
+pub(crate) fn names_old(text: &str, old: &str) -> bool {
+    mentions(text, old) || (old.len() >= 5 && starts_a_word(text, old))
+}
+
+/// Whether `word` begins a word of `text` (case-insensitive).
+fn starts_a_word(text: &str, word: &str) -> bool {
+    let (text, word) = (text.to_lowercase(), word.to_lowercase());
+    text.match_indices(&word).any(|(i, _)| {
+        !text[..i]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
     })
+}
+
+/// Whether `text` names `versioned` (`C++20`) with another version.
+fn other_version(text: &str, versioned: &str) -> bool {
+    let Some(c) = VERSIONED.captures(versioned.trim()) else {
+        return false;
+    };
+    let (stem, version) = (&c[1], &c[2]);
+    let Ok(re) = Regex::new(&format!(
+        r"(?i)(?:^|[^\w+#]){}[\s-]?v?(\d+(?:\.\d+)*)",
+        regex::escape(stem)
+    )) else {
+        return false;
+    };
+    re.captures_iter(text).any(|m| &m[1] != version)
+}
+
+/// The settings a text names, with their values.
+pub(crate) fn settings(text: &str) -> Vec<(String, String)> {
+    SETTING
+        .captures_iter(text)
+        .map(|c| (c[1].to_string(), c[2].to_ascii_lowercase()))
+        .collect()
 }
 
 /// Whether `text` mentions `word` as a whole word or command (case-insensitive;
@@ -177,7 +280,7 @@ mod tests {
     fn rep(new: Option<&str>, old: &str) -> Option<Replacement> {
         Some(Replacement {
             new: new.map(String::from),
-            old: old.into(),
+            old: Some(old.into()),
         })
     }
 
@@ -193,14 +296,49 @@ mod tests {
         );
         assert_eq!(
             replacement("run tests with `just test` instead of make test"),
-            rep(Some("just test"), "make")
+            rep(Some("just test"), "make test")
+        );
+        assert_eq!(
+            replacement(
+                "from here on use bin/rspec instead of bundle exec rspec, i added binstubs"
+            ),
+            rep(Some("bin/rspec"), "bundle exec rspec")
         );
         assert_eq!(
             replacement("we no longer use Jest in this repo"),
             rep(None, "Jest")
         );
+        assert_eq!(replacement("we moved off netlify."), rep(None, "netlify"));
+        assert_eq!(
+            replacement("we moved to C++20 now"),
+            Some(Replacement {
+                new: Some("C++20".into()),
+                old: None
+            })
+        );
         assert_eq!(replacement("always run cargo fmt"), None);
         assert_eq!(replacement("use the helper instead of it"), None);
+    }
+
+    #[test]
+    fn what_a_replacement_retires() {
+        let ktlint = replacement("we dropped ktlint, spotless does formatting now").unwrap();
+        assert!(states_retired(
+            "we format with ./gradlew ktlintFormat",
+            &ktlint
+        ));
+        let cxx = replacement("we moved to C++20 now").unwrap();
+        assert!(states_retired("we target c++17 (old gcc downstream)", &cxx));
+        assert!(!states_retired("we target C++20", &cxx));
+        assert!(!states_retired("use clang-format", &cxx));
+        assert_eq!(
+            settings("ingressClassName: nginx on every ingress"),
+            [("ingressClassName".to_string(), "nginx".to_string())]
+        );
+        assert_eq!(
+            settings("CMAKE_CXX_STANDARD is 20"),
+            [("CMAKE_CXX_STANDARD".to_string(), "20".to_string())]
+        );
     }
 
     #[test]
