@@ -638,8 +638,16 @@ fn is_spec_like(t: &str) -> bool {
         .lines()
         .filter(|l| l.trim_start().starts_with('#'))
         .count();
-    (t.len() > 600 && (headings >= 1 || lines >= 6)) || t.len() > 2000
+    // "Here's the spec from the ticket:" and a list: pasted, however short.
+    let announced = lines >= 3 && PASTED_INTRO.is_match(t);
+    announced || (t.len() > 600 && (headings >= 1 || lines >= 6)) || t.len() > 2000
 }
+
+/// Words that announce pasted text: a spec, a ticket, an issue, criteria.
+static PASTED_INTRO: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:spec|specification|ticket|requirements|acceptance criteria|user story|issue #?\d+|jira|rfc|design doc|the brief|pasted|copied from|from the (?:issue|ticket|pr description))\b")
+        .expect("valid regex")
+});
 
 /// Removes `- `, `* `, `• `, `1. `, `1) ` from the start of a line.
 fn strip_list_marker(line: &str) -> &str {
@@ -1134,6 +1142,8 @@ mod tests {
             "Some context line that is long enough to make this a spec. ".repeat(20)
         );
         assert!(statements(&[&spec]).is_empty());
+        let ticket = "From the ticket:\n- always return 409 when the refund exceeds the entry\n- never retry on 4xx";
+        assert!(statements(&[ticket]).is_empty(), "a short pasted ticket");
     }
 
     #[test]
