@@ -14,6 +14,9 @@ use std::sync::LazyLock;
 /// Longest command kept as reusable knowledge (longer ones are one-offs).
 const MAX_COMMAND_CHARS: usize = 100;
 
+/// Longest failed or fixing command kept (a fix often adds a long flag).
+const MAX_FIX_CHARS: usize = 160;
+
 /// Most working commands listed.
 const MAX_WORKED: usize = 8;
 
@@ -299,7 +302,7 @@ pub(crate) fn failure_fixes(runs: &[ShellRun]) -> Vec<FailureFix> {
         let Some(failed_core) = failed.core.as_deref() else {
             continue;
         };
-        if failed_core.chars().count() > MAX_COMMAND_CHARS
+        if failed_core.chars().count() > MAX_FIX_CHARS
             || out.iter().any(|f| f.failed == failed_core)
         {
             continue;
@@ -311,7 +314,7 @@ pub(crate) fn failure_fixes(runs: &[ShellRun]) -> Vec<FailureFix> {
             .and_then(|(_, fix)| fix.core.as_deref().map(|core| (fix, core)))
             .filter(|(fix, fixed_core)| {
                 normalise(fixed_core) != normalise(failed_core)
-                    && fixed_core.chars().count() <= MAX_COMMAND_CHARS
+                    && fixed_core.chars().count() <= MAX_FIX_CHARS
                     && command_was_the_problem(failed, fix)
             })
             .map(|(_, core)| (core, false));
@@ -381,8 +384,7 @@ fn command_was_the_problem(failed: &ShellRun, fixed: &ShellRun) -> bool {
     if USAGE_MARKERS.iter().any(|m| output.contains(m)) {
         return true;
     }
-    (!is_specific(fixed_core) && adds_flags(failed_core, fixed_core))
-        || sets_variables(failed_core, fixed_core)
+    adds_flags(failed_core, fixed_core) || sets_variables(failed_core, fixed_core)
 }
 
 /// Whether the fix sets environment variables the failed command did not
@@ -505,7 +507,7 @@ fn prerequisite_step<'a>(failed: &ShellRun, later: &[&'a ShellRun]) -> Option<&'
         .rev()
         .filter(|r| r.status == Status::Ok && !is_retry(r) && prepares(r) && !only_looks(r))
         .filter_map(|r| r.core.as_deref())
-        .find(|c| normalise(c) != core && c.chars().count() <= MAX_COMMAND_CHARS);
+        .find(|c| normalise(c) != core && c.chars().count() <= MAX_FIX_CHARS);
     // `export JAVA_HOME=… && ./gradlew test`: the step is part of the retry.
     step.or_else(|| exported_before(&window[retry].command))
 }
@@ -551,7 +553,7 @@ fn only_looks(run: &ShellRun) -> bool {
 fn exported_before(command: &str) -> Option<&str> {
     let first = segments(command).into_iter().next()?;
     let name = first.strip_prefix("export ")?.split('=').next()?;
-    if !is_variable(name) || first.chars().count() > MAX_COMMAND_CHARS {
+    if !is_variable(name) || first.chars().count() > MAX_FIX_CHARS {
         return None;
     }
     let at = command.find(&first)?;
@@ -633,7 +635,11 @@ fn error_score(line: &str) -> i32 {
     let lower = line.to_ascii_lowercase();
     let mut score = 0;
     if NAMED.is_match(line) {
-        score += 3;
+        score += if line.split_whitespace().count() >= 3 {
+            3
+        } else {
+            1
+        };
     }
     if CAUSE.is_match(line) {
         score += 2;
@@ -643,6 +649,11 @@ fn error_score(line: &str) -> i32 {
     }
     if GENERIC.is_match(line) {
         score -= 2;
+    }
+    // A bare name ("Illuminate\Database\QueryException") says less than the
+    // line after it that says why.
+    if line.split_whitespace().count() < 3 {
+        score = score.min(1);
     }
     score
 }

@@ -452,6 +452,9 @@ fn fact_subject(text: &str) -> Option<String> {
             .next()
             .map(|t| format!("requires {t}"));
     }
+    if let Some((command, _)) = text.split_once(" reports ") {
+        return Some(format!("reports {command}"));
+    }
     if let Some((what, _)) = text.split_once(" is read from ") {
         return Some(format!("read {what}"));
     }

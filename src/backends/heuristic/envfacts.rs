@@ -60,7 +60,8 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:runs?|listens?|served|serves|is|are|lives?|sits?|starts?|up)\s+on\s+(?:port\s+)?:?\d{4,5}\b|\bport\s+\d{4,5}\b|\b(?:on|at)\s+(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d{2,5}\b",
         r"|\b(?:is|are|lives?|stored|kept|sits?)\s+(?:in|at|on)\s+(?:the\s+)?(?:s3\s+|gcs\s+)?(?:bucket|table|database|db|schema|namespace|cluster|account|profile)\s+`?[\w.-]+",
         r"|`?\b[A-Z][A-Z0-9]*_`?\s+prefix\b",
-        r"|^(?:they|it|secrets|[a-z]+s)\s+(?:go|goes)\s+(?:through|via)\s+\S+",
+        r"|^\w+\s+(?:go|goes)\s+(?:through|via)\s+\S+",
+        r"|\b(?:is|are)\s+`?(?:[\w.-]+/)+[\w.-]+",
         r"|\b(?:lives?|live|is|are|sits?|stored|kept|located|goes|go|belongs?)\s+(?:in|at|under|into)\s+[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/|\w+://)",
         r"|\bprefix(?:ed)?\s+(?:with\s+|by\s+)?`?[A-Z][A-Z0-9]*_|\bstart(?:s)? with\s+`?[A-Z][A-Z0-9]*_`?",
         r"|\b(?:is|are)\s+(?:auto-?)?generated\b|\bgenerated (?:file|code|from|by)\b|\bgenerates (?:it|them)\b",
@@ -155,6 +156,9 @@ pub(crate) fn environment_facts(
         }
     };
     for run in runs {
+        if let Some(fact) = tool_version(run) {
+            push(fact);
+        }
         if let Some(fact) = settings_prefix(&run.output) {
             push(fact);
         }
@@ -208,6 +212,31 @@ fn listening(run: &ShellRun) -> Option<String> {
     } else {
         format!("the dev server listens on localhost:{port}")
     })
+}
+
+/// "`java -version` reports openjdk version "21.0.5"": what a version
+/// query printed first.
+fn tool_version(run: &ShellRun) -> Option<String> {
+    if run.status != Status::Ok {
+        return None;
+    }
+    let command = run.core.as_deref()?;
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let asks =
+        words.len() == 2 && matches!(words[1], "--version" | "-version" | "version" | "-v" | "-V");
+    if !asks {
+        return None;
+    }
+    let first = run.output.lines().map(str::trim).find(|l| {
+        !l.is_empty()
+            && !l.starts_with("Chunk ID")
+            && !l.starts_with("Wall time")
+            && !l.starts_with("Process exited")
+            && !l.starts_with("Original token")
+            && *l != "Output:"
+    })?;
+    (first.chars().any(|c| c.is_ascii_digit()) && first.len() <= 80)
+        .then(|| format!("`{command}` reports {first}"))
 }
 
 /// "settings read environment variables with the `LGR_` prefix", from a

@@ -172,7 +172,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every time|each time|whenever|by default)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,40}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\bfor (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repositories|projects?)\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every time|each time|whenever|by default)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,40}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\bfor (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repositories|projects?)\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -185,7 +185,7 @@ static PREFER: LazyLock<Regex> = LazyLock::new(|| {
 /// "always" where it opens the rule: at a clause start or after "please",
 /// "we", "you (should)", "I" — not "the build always fails".
 static ALWAYS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?)always\b")
+    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?)always\b|\balways(?:\s+(?:pls|please))?\s*(?:[-—–,.!;]|$)|\bnever ever\b")
         .expect("valid regex")
 });
 
@@ -264,7 +264,7 @@ static STANDING_CHECK: LazyLock<Regex> = LazyLock::new(|| {
 /// A standing condition: "before you finish anything", "after touching
 /// serializers", "after chart changes".
 static STANDING_WHEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bbefore (?:you |we )?(?:finish|say you'?re done|call it done|are done|commit|push|open a pr|merge|release|ship)\w*(?: anything| something)?\b|\bafter (?:touching|changing|editing|any change to|every change to)\b|\bafter (?:\w+ )?(?:changes|edits)\b|\bafter (?:each|every) \w+")
+    Regex::new(r"(?i)\bbefore (?:you |we )?(?:finish|say you'?re done|call it done|are done|you'?re done|you are done|hand (?:it )?back|hand off|wrap up|report back|commit|push|open a pr|merge|release|ship)\w*(?: anything| something)?\b|\bafter (?:touching|changing|editing|any change to|every change to)\b|\bafter (?:\w+ )?(?:changes|edits)\b|\bafter (?:each|every) \w+")
         .expect("valid regex")
 });
 
@@ -318,6 +318,12 @@ static FEATURE_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:add|remove|delete|create|implement|build|show|display|hide|render|rename|move|refactor|update|write|change|set|enable|disable|put|insert|include|allow|give|let|make (?:the|it|a|an)\b)\b",
     )
     .expect("valid regex")
+});
+
+/// What opens a directive about the task at hand ("fix it", "can you …").
+static TASK_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:please\s+)?(?:fix|add|remove|implement|build|create|update|write|make|change|refactor|rename|move|delete|debug|investigate|look|check|run|try|do|finish|ship|merge|commit|can you|could you|let'?s|go ahead)\b")
+        .expect("valid regex")
 });
 
 /// Verbs that open a request about how to work ("show me the plan first").
@@ -544,7 +550,9 @@ fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
     );
     let refused = s.context == Context::Declined && !STANDING_REFUSAL.is_match(&statement);
     let standing = STANDING_REFUSAL.is_match(&statement) || STANDING_WHEN.is_match(&statement);
-    let task_constraint = s.context == Context::Task && lower_bar && !standing;
+    // The task is stated in the first message's opening sentence; what
+    // follows it ("for context: SwiftUI only here") can be a standing rule.
+    let task_constraint = s.context == Context::Task && s.opening && lower_bar && !standing;
     let for_this_task = TEMPORARY.is_match(&statement)
         || (matches!(kind, Kind::Never) && DONT_THIS.is_match(&without_fillers(&statement)));
     if refused
@@ -682,6 +690,13 @@ fn split_sentences(line: &str) -> Vec<String> {
                 .unwrap_or("")
                 .to_ascii_lowercase();
             if c == '.' && (ABBREVIATIONS.contains(&word.as_str()) || word.is_empty()) {
+                continue;
+            }
+            // "(whereBetween / ? placeholders)": a mark standing alone.
+            if cur
+                .trim_end_matches(['.', '!', '?'])
+                .ends_with(char::is_whitespace)
+            {
                 continue;
             }
             push_sentence(&mut cur, &mut out);
@@ -939,6 +954,15 @@ fn focus_clause(s: &str, at: usize) -> String {
         .filter_map(|b| s[..at].rfind(b).map(|i| i + b.len()))
         .max()
         .unwrap_or(0);
+    // Only a task directive before the rule is dropped ("Fix it — and
+    // remember: …"); "SwiftUI only here - UIKit is a no-go" is one rule.
+    let before = without_fillers(&s[..start]);
+    let names_a_thing = before
+        .split_whitespace()
+        .any(|w| w.contains(['_', '/', '`']));
+    if start > 0 && !TASK_DIRECTIVE.is_match(before.trim()) && !names_a_thing {
+        return s.to_string();
+    }
     let clause = s[start..].trim();
     let clause = clause
         .strip_prefix("and ")
@@ -1085,10 +1109,19 @@ mod tests {
     #[test]
     fn the_task_message_counts_only_explicit_rules() {
         let p = |m: &str| preferences(&turns(&[m]));
-        // From the samples: a constraint of the task being stated.
-        assert!(p("Build a simple Pomodoro timer. Don't use any external frameworks — keep it pure HTML, CSS, and JS.").is_empty());
+        // The sentence that states the task: its constraints are the task's.
+        assert!(
+            p("Don't use any external frameworks when you build the Pomodoro timer.").is_empty()
+        );
+        assert!(p("Add a login page and make sure it validates the email.").is_empty());
         assert_eq!(
             p("Add a login page. We never use default exports in this repo.").len(),
+            1
+        );
+        // What follows it can be the project's standing rule (from the samples).
+        assert_eq!(
+            p("Build a simple Pomodoro timer. Don't use any external frameworks — keep it pure HTML, CSS, and JS.")
+                .len(),
             1
         );
     }
@@ -1207,11 +1240,11 @@ mod tests {
             assert!(statements(&[task]).is_empty(), "{task}");
         }
         let first = preferences(&turns(&[
-            "Use Redis to cache sessions. Keep answers short.",
+            "Use Redis to cache sessions and keep answers short.",
         ]));
         assert!(
             first.is_empty(),
-            "the task message's imperatives are the task"
+            "the task sentence's imperatives are the task"
         );
     }
 
