@@ -143,6 +143,28 @@ static ANY_RULE_WORD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:always|never|every time|whenever|by default)\b").expect("valid regex")
 });
 
+/// A statement of how things are done, as opposed to what this change
+/// should be: "we return errors as problem+json here", "tests go in
+/// tests/", "secrets come from the vault", "dates are ISO 8601 in all
+/// responses", "the API uses snake_case for every field".
+static GENERAL_STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:we|our \w+)\s+\w+|^(?:all|every|any)\s+\w+|^[a-z][\w-]*s\s+(?:are|go|come|live|belong|use|get|need|must|stay|run|should)\b|^[a-z][\w-]*\s+(?:goes|lives|belongs|comes|runs)\s+(?:in|through|via|from|under|into|with)\b|\bhere\s*[.!]*$|\b(?:in this (?:repo|repository|codebase|project|app)|in (?:all|every|any) \w+|for (?:every|all|each) \w+|(?:every|each|all) (?:\w+ )?(?:fields?|responses?|files?|tests?|components?|models?|endpoints?|routes?|handlers?|services?|modules?|classes?|functions?|methods?|queries|tables?))\b")
+        .expect("valid regex")
+});
+
+/// What ties a correction to the change at hand: "I meant", "like I said",
+/// "this one", "only the …".
+static THIS_TASK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:i meant|i mean|like i said|as i said|i asked|i wanted|the other one|this one|that one|only the|instead of what|for this|for now|in this (?:pr|file|function|branch|commit|change)|this time|\d+ not \d+|still|(?:are|is) (?:failing|broken|red|green|passing|off|wrong|missing|empty))\b")
+        .expect("valid regex")
+});
+
+/// A sentence that is only a correction's opener: "wrong again.", "no no."
+static BARE_OPENER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:no+(?:\s+no+)*|nope|wrong(?: again)?|not like that|that'?s wrong|that'?s not it|that'?s not how we do (?:it|things)(?: here)?)[.!]+$")
+        .expect("valid regex")
+});
+
 /// A correction that names the tool to use: "use httpx", "stick with `uv`".
 static TOOL_CHOICE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:we use|use|stick (?:to|with)|prefer|keep using|switch to|go with)\s+(`[^`]+`|[A-Za-z][\w.+-]*)")
@@ -152,7 +174,7 @@ static TOOL_CHOICE: LazyLock<Regex> = LazyLock::new(|| {
 /// What opens a correction: "no, …", "that's wrong …", "actually, …".
 static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:(?:no|nope|wrong)\s*[,.!:;—–-]+\s*|(?:that'?s|that is|this is|it'?s) (?:wrong|not right|incorrect|not what i (?:asked|meant|wanted))\W*|actually,\s*|i (?:never|didn'?t|did not) (?:said|say|ask|asked|want|wanted|tell|told)\b|not what i (?:asked|meant|wanted)\W*)",
+        r"(?i)^(?:(?:no|nope|wrong)(?:\s+(?:no|again|stop))*\s*[,.!:;—–-]+\s*|(?:that'?s|that is|this is|it'?s) (?:wrong|not right|incorrect|not how we do (?:it|things)(?: here)?|not what i (?:asked|meant|wanted))\W*|actually,\s*|i (?:never|didn'?t|did not) (?:said|say|ask|asked|want|wanted|tell|told)\b|i (?:told|said to) you(?: before| already| twice)?\s*[,:.;—–-]+\s*|not like that\W*|not what i (?:asked|meant|wanted)\W*)",
     )
     .expect("valid regex")
 });
@@ -219,7 +241,7 @@ static IS_NOT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "no pandas here": a thing that has no place in this project.
 static NOT_HERE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^no\s+(?:new\s+)?[\w.+`-]+(?:\s+[\w.+`-]+)?\s+(?:here|in this (?:repo|repository|project|codebase)|in (?:anything|any|all) new|in \w+ (?:files|messages|code|tests|commits|prs|comments))\b|^no\s+[^,.]{2,40},\s*ever\b")
+    Regex::new(r"(?i)^no\s+(?:new\s+)?[\w.+`-]+(?:\s+[\w.+`-]+){0,2}\s+(?:here|in this (?:repo|repository|project|codebase)|in (?:anything|any|all) new|in \w+ (?:files|messages|code|tests|commits|prs|comments))\b|^no\s+[^,.]{2,40},\s*ever\b")
         .expect("valid regex")
 });
 
@@ -344,7 +366,7 @@ static LOG_LINE: LazyLock<Regex> = LazyLock::new(|| {
 const FILLERS: &[&str] = &[
     "ok", "okay", "also", "and", "but", "so", "then", "yes", "yeah", "hey", "oh", "well", "now",
     "alright", "great", "thanks", "cool", "hmm", "hm", "btw", "fyi", "or", "wait", "fine", "ah",
-    "right", "sure", "nice", "perfect",
+    "right", "sure", "nice", "perfect", "ugh", "argh", "sigh", "meh",
 ];
 
 /// Abbreviations whose dot does not end a sentence.
@@ -618,7 +640,18 @@ fn message_sentences(text: &str, context: Context) -> Vec<Sentence> {
         if line.is_empty() || LOG_LINE.is_match(line) {
             continue;
         }
+        let mut pending_opener: Option<String> = None;
         for s in split_sentences(line) {
+            // "wrong again. the API uses snake_case": the opener belongs to
+            // the sentence after it.
+            if BARE_OPENER.is_match(s.trim()) {
+                pending_opener = Some(s.trim().trim_end_matches(['.', '!']).to_string());
+                continue;
+            }
+            let s = match pending_opener.take() {
+                Some(opener) => format!("{opener}, {s}"),
+                None => s,
+            };
             let opening = out.is_empty();
             out.push(Sentence {
                 text: s,
@@ -753,6 +786,26 @@ fn rule_kind(sentence: &str) -> Option<(Kind, String)> {
         }
         // After "no," a rule word anywhere generalises: "handlers never touch the db".
         if ANY_RULE_WORD.is_match(&mask_code(rest)) {
+            return Some((Kind::Correction, rest.to_string()));
+        }
+        // "no, tests go in tests/", "no, dates are ISO strings in all
+        // responses": how things are done here; "no, I meant the other
+        // file" fixes this task.
+        // One class of this change ("ElevationFormatter lives in …, move
+        // the tests") is the task's; a kind of thing is the project's.
+        let subject = rest.split_whitespace().next().unwrap_or("");
+        let names_one_thing =
+            subject.chars().skip(1).any(|c| c.is_ascii_uppercase()) || subject.contains('_');
+        let then_directs = rest
+            .split(", ")
+            .skip(1)
+            .any(|clause| TASK_DIRECTIVE.is_match(clause));
+        if GENERAL_STATEMENT.is_match(rest)
+            && !THIS_TASK.is_match(rest)
+            && !names_one_thing
+            && !then_directs
+            && object_words(rest) >= 2
+        {
             return Some((Kind::Correction, rest.to_string()));
         }
         // "no, use httpx": a tool choice generalises; "no, use the other
@@ -1072,6 +1125,24 @@ mod tests {
             vec!["tests run with make check"]
         );
         assert_eq!(statements(&["no, use httpx"]), vec!["use httpx"]);
+        for general in [
+            "no no, we return errors as problem+json here",
+            "nope, tests go in tests/ not next to the code",
+            "wrong again. the API uses snake_case for every field",
+            "ugh, I told you: no mocking the database in integration tests",
+            "that's wrong, logging goes through Serilog",
+        ] {
+            assert_eq!(statements(&[general]).len(), 1, "{general}");
+        }
+        for task in [
+            "no, I meant only the public API module, like I said",
+            "no, 3 replicas not 5",
+            "no, the button should be blue",
+            "no, tests are still red",
+            "not like that, the spacing is off",
+        ] {
+            assert!(statements(&[task]).is_empty(), "{task}");
+        }
         assert!(statements(&["no, use the other file"]).is_empty());
         // From the samples: corrections of the task at hand.
         for task in [
