@@ -218,7 +218,7 @@ mod tests {
         assert!(
             after
                 .memory_summary_md
-                .contains("Use pnpm. (seen in 1 session in shop)")
+                .contains("### /w/shop\n- Use pnpm.\n")
         );
         let mut restored = fewer.clone();
         restored.insert(1, sel[1].clone());

@@ -15,9 +15,9 @@ use crate::util::time::date;
 use std::cmp::Reverse;
 
 /// Session preferences listed at most.
-const MAX_PREFERENCES: usize = 40;
+const MAX_PREFERENCES: usize = 60;
 /// Tips listed at most.
-const MAX_TIPS: usize = 40;
+const MAX_TIPS: usize = 60;
 /// Working commands the summary shows per project and role (MEMORY.md has all).
 const MAX_COMMANDS_PER_ROLE: usize = 2;
 /// Keywords shown on a topic line at most.
@@ -420,9 +420,22 @@ fn preferences(d: &Digest) -> Vec<Ranked> {
         .take(MAX_PREFERENCES)
         .map(|(project, e)| Ranked {
             project,
-            line: format!("- {} (seen in {})\n", e.text, support(d, &e.members)),
+            line: match project {
+                None => format!("- {} (seen in {})\n", e.text, support(d, &e.members)),
+                Some(_) => format!("- {}{}\n", e.text, recurrence(e.members.len())),
+            },
         })
         .collect()
+}
+
+/// " (seen in 3 sessions)" for what recurs; nothing for one session (the
+/// entry sits under its project's heading already).
+fn recurrence(sessions: usize) -> String {
+    if sessions > 1 {
+        format!(" (seen in {})", sessions_phrase(sessions))
+    } else {
+        String::new()
+    }
 }
 
 /// Procedures (failure → fix), environment facts and working commands per
@@ -464,12 +477,19 @@ fn tips(d: &Digest) -> Vec<Ranked> {
         .map(|(p, _, e)| Ranked {
             project: Some(p),
             line: format!(
-                "- {} (seen in {})\n",
-                e.text,
-                sessions_phrase(e.members.len())
+                "- {}{}\n",
+                under_heading(&e.text, &d.projects[p].name),
+                recurrence(e.members.len())
             ),
         })
         .collect()
+}
+
+/// A tip as shown under its project's heading: "`pnpm test` works in shop
+/// (tests)" → "`pnpm test` works (tests)".
+fn under_heading(text: &str, project: &str) -> String {
+    text.replacen(&format!(" works in {} ", short_name(project)), " works ", 1)
+        .replacen(&format!(" works in {}", short_name(project)), " works", 1)
 }
 
 /// Sort key, best first: sessions that support it, times cited, newest.
@@ -635,9 +655,9 @@ mod tests {
             s.contains(
                 "## User preferences\n- always run cargo fmt [ad-hoc note]\n\
              ### all projects\n- Use pnpm. (seen in 2 sessions across shop, api)\n\
-             ### /w/api\n- answer briefly (seen in 1 session in api)\n\n## General Tips\n\
+             ### /w/api\n- answer briefly\n\n## General Tips\n\
              ### /w/api\n- `cargo test` works in proj (tests) (seen in 2 sessions)\n\
-             ### /w/shop\n- `cargo test` works in proj (tests) (seen in 1 session)\n"
+             ### /w/shop\n- `cargo test` works in proj (tests)\n"
             ),
             "{s}"
         );
