@@ -2,11 +2,12 @@
 //! commands worked, and which failed command was followed by a different one
 //! that did the same job.
 
+use super::poison;
 use super::shell::{
     Purpose, classify, first_operand, is_exploration, is_specific, program_name, program_words,
     segments,
 };
-use crate::sources::{Event, ToolCall, is_shell_tool};
+use crate::sources::{Event, Role, ToolCall, is_shell_tool};
 use crate::util::text::one_line;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -98,6 +99,89 @@ pub(crate) struct FailureFix {
     pub fixed: String,
     /// Whether `fixed` was run first and the failed command then worked.
     pub prerequisite: bool,
+}
+
+/// A command a message asked for: the user's own, or the agent asking the
+/// user to run it ("please run `sudo usermod -aG dialout me`").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Told {
+    /// Index of the message among the session's events.
+    pub position: usize,
+    /// The command, as quoted.
+    pub command: String,
+}
+
+/// The commands quoted in the user's messages and in the agent's requests
+/// to the user to run something, in order.
+pub(crate) fn told_commands(events: &[&Event]) -> Vec<Told> {
+    static ASKS_TO_RUN: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:please run|you(?:'ll| will)? need to run|can you run|could you run|run this yourself)\b")
+            .expect("valid regex")
+    });
+    let mut out = Vec::new();
+    for (position, e) in events.iter().enumerate() {
+        let Event::Message(m) = e else { continue };
+        let asks = match m.role {
+            Role::User => true,
+            Role::Assistant => ASKS_TO_RUN.is_match(&m.text),
+            Role::Agent => false,
+        };
+        if !asks {
+            continue;
+        }
+        for span in m.text.split('`').skip(1).step_by(2) {
+            let span = span.trim();
+            let looks_like_command = span.contains(' ')
+                && span.starts_with(|c: char| c.is_ascii_alphabetic() || c == '.')
+                && span.chars().count() <= MAX_FIX_CHARS
+                && !span.contains('\n');
+            if looks_like_command {
+                out.push(Told {
+                    position,
+                    command: span.to_string(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Failures and fixes the agent described ("Plain `sbt test` died with
+/// `OutOfMemoryError: Metaspace`; setting `SBT_OPTS=…` fixed it") that the
+/// commands themselves do not show, at most three, dangerous text dropped.
+pub(crate) fn described_fixes(events: &[&Event], fixes: &[FailureFix]) -> Vec<String> {
+    static FAILED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:failed|fails|died|dies|errored|broke|crashed|refused|choked)\b")
+            .expect("valid regex")
+    });
+    static FIXED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:after|fixed|fixes|then|works|worked|goes through|passes|re-?running|retry|needs?|requires?|because)\b")
+            .expect("valid regex")
+    });
+    const MAX_DESCRIBED: usize = 3;
+    let mut out: Vec<String> = Vec::new();
+    for e in events {
+        let Event::Message(m) = e else { continue };
+        if m.role != Role::Assistant {
+            continue;
+        }
+        for sentence in super::signals::prose(&m.text) {
+            let spans = sentence.split('`').skip(1).step_by(2).count();
+            let says = FAILED.is_match(&sentence)
+                && (spans >= 2 || (spans >= 1 && FIXED.is_match(&sentence)));
+            let known = fixes
+                .iter()
+                .any(|f| sentence.contains(&format!("`{}`", f.failed)));
+            let line = one_line(&sentence, 199);
+            if says && !known && !poison::is_dangerous(&line) && !out.contains(&line) {
+                out.push(line);
+            }
+            if out.len() == MAX_DESCRIBED {
+                return out;
+            }
+        }
+    }
+    out
 }
 
 /// A command that worked, with what it is for.
@@ -292,7 +376,7 @@ pub(crate) fn worked_commands(runs: &[ShellRun]) -> Vec<WorkedCommand> {
 
 /// Pairs each failed significant command with the later command that did the
 /// same job and worked (when it is a different command).
-pub(crate) fn failure_fixes(runs: &[ShellRun]) -> Vec<FailureFix> {
+pub(crate) fn failure_fixes(runs: &[ShellRun], told: &[Told]) -> Vec<FailureFix> {
     let significant: Vec<&ShellRun> = runs.iter().filter(|r| r.significant()).collect();
     let mut out: Vec<FailureFix> = Vec::new();
     for (i, failed) in significant.iter().enumerate() {
@@ -319,7 +403,10 @@ pub(crate) fn failure_fixes(runs: &[ShellRun]) -> Vec<FailureFix> {
             })
             .map(|(_, core)| (core, false));
         let Some((fixed, prerequisite)) = instead
-            .or_else(|| prerequisite_step(failed, &significant[i + 1..]).map(|step| (step, true)))
+            .map(|(fixed, prerequisite)| (fixed.to_string(), prerequisite))
+            .or_else(|| {
+                prerequisite_step(failed, &significant[i + 1..], told).map(|step| (step, true))
+            })
         else {
             continue;
         };
@@ -469,16 +556,29 @@ fn normalise(cmd: &str) -> String {
 /// The step that made a failed command work when it was run again as it
 /// was: the first working command in between that is not the same command
 /// (`pytest` fails, `uv sync`, `pytest` passes → `uv sync`).
-fn prerequisite_step<'a>(failed: &ShellRun, later: &[&'a ShellRun]) -> Option<&'a str> {
+fn prerequisite_step(failed: &ShellRun, later: &[&ShellRun], told: &[Told]) -> Option<String> {
     let core = normalise(failed.core.as_deref()?);
     let window = &later[..later.len().min(FIX_WINDOW)];
     // The retry: the same command, wrapped (`timeout 20 pnpm dev`) or with
-    // other arguments to the same subcommand (`terraform plan -out=tfplan`).
+    // other arguments to the same subcommand (`terraform plan -out=tfplan`):
+    // the same program and first operands (`fvm flutter test` is not `fvm
+    // flutter emulators`).
+    let start = |r: &ShellRun| -> Vec<String> {
+        program_words(r.core.as_deref().unwrap_or(""))
+            .into_iter()
+            .filter(|w| !w.starts_with('-'))
+            .take(3)
+            .collect()
+    };
+    let failed_start = start(failed);
     let is_retry = |r: &ShellRun| {
         r.core.as_deref().map(normalise).as_deref() == Some(core.as_str())
-            || (!failed.program.is_empty()
-                && r.program == failed.program
-                && r.subcommand == failed.subcommand)
+            || (!failed_start.is_empty() && {
+                let theirs = start(r);
+                theirs.len() >= failed_start.len().min(2)
+                    && theirs.iter().zip(&failed_start).all(|(a, b)| a == b)
+                    && theirs.first() == failed_start.first()
+            })
     };
     let retry = window
         .iter()
@@ -507,9 +607,14 @@ fn prerequisite_step<'a>(failed: &ShellRun, later: &[&'a ShellRun]) -> Option<&'
         .rev()
         .filter(|r| r.status == Status::Ok && !is_retry(r) && prepares(r) && !only_looks(r))
         .filter_map(|r| r.core.as_deref())
-        .find(|c| normalise(c) != core && c.chars().count() <= MAX_FIX_CHARS);
-    // `export JAVA_HOME=… && ./gradlew test`: the step is part of the retry.
-    step.or_else(|| exported_before(&window[retry].command))
+        .find(|c| normalise(c) != core && c.chars().count() <= MAX_FIX_CHARS)
+        .map(str::to_string);
+    // A command the user ran themselves, or told the agent to, in between
+    // ("`sudo systemctl start docker`, done. again").
+    let between = |t: &&Told| t.position > failed.position && t.position < window[retry].position;
+    step.or_else(|| told.iter().rev().find(between).map(|t| t.command.clone()))
+        // `export JAVA_HOME=… && ./gradlew test`: the step is part of the retry.
+        .or_else(|| step_in(&window[retry]).map(str::to_string))
 }
 
 /// Whether a command only inspects (`fnm list`, `docker compose ps`,
@@ -549,15 +654,25 @@ fn only_looks(run: &ShellRun) -> bool {
     looks(1) || (nested && looks(2))
 }
 
-/// The `export NAME=…` segments of a command line, if any, as one step.
-fn exported_before(command: &str) -> Option<&str> {
-    let first = segments(command).into_iter().next()?;
-    let name = first.strip_prefix("export ")?.split('=').next()?;
-    if !is_variable(name) || first.chars().count() > MAX_FIX_CHARS {
+/// The step a retry runs before the command itself (`export JAVA_HOME=… &&
+/// ./gradlew test`, `git add -N file && nix build`), if any.
+fn step_in(retry: &ShellRun) -> Option<&str> {
+    let segments = segments(&retry.command);
+    let first = segments.first()?;
+    let core = retry.core.as_deref()?;
+    let program = program_words(first).into_iter().next().unwrap_or_default();
+    if segments.len() < 2
+        || core.starts_with(first.as_str())
+        || matches!(
+            program.as_str(),
+            "cd" | "sleep" | "echo" | "true" | "clear" | "set"
+        )
+        || first.chars().count() > MAX_FIX_CHARS
+    {
         return None;
     }
-    let at = command.find(&first)?;
-    Some(&command[at..at + first.len()])
+    let at = retry.command.find(first.as_str())?;
+    Some(&retry.command[at..at + first.len()])
 }
 
 /// Whether a line is npm's script banner (`> shop@1.0.0 test`), not a
@@ -686,7 +801,7 @@ mod tests {
             call("uv sync --all-extras", 0, "Resolved 42 packages"),
             call("uv run pytest -q", 0, "12 passed"),
         ];
-        let fixes = failure_fixes(&shell_runs(events.iter()));
+        let fixes = failure_fixes(&shell_runs(events.iter()), &[]);
         assert_eq!(
             fixes,
             [FailureFix {
@@ -710,7 +825,7 @@ mod tests {
                 "BUILD SUCCESSFUL",
             ),
         ];
-        let fixes = failure_fixes(&shell_runs(exported.iter()));
+        let fixes = failure_fixes(&shell_runs(exported.iter()), &[]);
         assert_eq!(fixes.len(), 1, "{fixes:?}");
         assert_eq!(fixes[0].fixed, "export JAVA_HOME=/usr/lib/jvm/java-17");
         assert!(fixes[0].prerequisite);
@@ -726,7 +841,7 @@ mod tests {
                 "BUILD SUCCESSFUL",
             ),
         ];
-        let fixes = failure_fixes(&shell_runs(assigned.iter()));
+        let fixes = failure_fixes(&shell_runs(assigned.iter()), &[]);
         assert_eq!(fixes.len(), 1, "{fixes:?}");
         assert_eq!(
             fixes[0].fixed,
@@ -746,14 +861,14 @@ mod tests {
             call("go build ./...", 0, ""),
             call("go test ./internal/sem", 0, "ok"),
         ];
-        assert!(failure_fixes(&shell_runs(edited.iter())).is_empty());
+        assert!(failure_fixes(&shell_runs(edited.iter()), &[]).is_empty());
         // Retried and failed again: nothing was learned.
         let still = [
             call("make test", 2, "error: db missing"),
             call("make db", 0, "ok"),
             call("make test", 2, "error: db missing"),
         ];
-        assert!(failure_fixes(&shell_runs(still.iter())).is_empty());
+        assert!(failure_fixes(&shell_runs(still.iter()), &[]).is_empty());
     }
 
     #[test]
@@ -768,7 +883,7 @@ mod tests {
             call("pnpm test", 0, "12 passed"),
         ];
         let runs = shell_runs(events.iter());
-        let fixes = failure_fixes(&runs);
+        let fixes = failure_fixes(&runs, &[]);
         assert_eq!(
             fixes,
             vec![FailureFix {
@@ -791,7 +906,7 @@ mod tests {
             call("cargo test", 0, "ok"),
             call("cargo test --all", 0, "ok"),
         ];
-        assert!(failure_fixes(&shell_runs(events.iter())).is_empty());
+        assert!(failure_fixes(&shell_runs(events.iter()), &[]).is_empty());
     }
 
     #[test]
@@ -799,7 +914,7 @@ mod tests {
         let events = [call("rg foo src", 1, ""), call("rg bar src", 0, "x")];
         let runs = shell_runs(events.iter());
         assert!(!runs[0].significant());
-        assert!(failure_fixes(&runs).is_empty());
+        assert!(failure_fixes(&runs, &[]).is_empty());
     }
 
     #[test]

@@ -82,6 +82,8 @@ pub(crate) struct Digest {
     pub requests: Vec<String>,
     /// Failed commands and what worked instead.
     pub fixes: Vec<FailureFix>,
+    /// Failures and fixes the agent described in its own words.
+    pub described: Vec<String>,
     /// Build/test/… commands that worked.
     pub worked: Vec<WorkedCommand>,
     /// Facts about the project's environment the session established.
@@ -119,6 +121,7 @@ impl Digest {
         let keywords = facts::keywords(cwd.as_deref(), branch.as_deref(), &files, &runs, &humans);
         let events: Vec<&Event> = input.events().collect();
         let environment = envfacts::environment_facts(&events, &runs, &turns);
+        let fixes = commands::failure_fixes(&runs, &commands::told_commands(&events));
         let updated_secs = if input.session.updated_at > 0 {
             input.session.updated_at
         } else {
@@ -132,7 +135,8 @@ impl Digest {
                 .skip(1)
                 .map(|h| facts::first_line(h).to_string())
                 .collect(),
-            fixes: commands::failure_fixes(&runs),
+            described: commands::described_fixes(&events, &fixes),
+            fixes,
             worked: commands::worked_commands(&runs),
             updated: crate::util::time::date(updated_secs),
             project: project_label,
@@ -153,6 +157,7 @@ impl Digest {
             && self.requests.is_empty()
             && self.environment.is_empty()
             && self.fixes.is_empty()
+            && self.described.is_empty()
             && self.files.is_empty()
             && self.worked.is_empty())
     }

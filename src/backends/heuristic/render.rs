@@ -55,7 +55,7 @@ pub(crate) fn raw_memory(d: &Digest) -> String {
     section(
         &mut out,
         "Failures and how to do differently:",
-        &failures(&d.fixes),
+        &[failures(&d.fixes), d.described.clone()].concat(),
     );
     section(&mut out, "Environment facts:", &d.environment);
     section(&mut out, "Request signals:", &d.requests);
@@ -105,7 +105,7 @@ pub(crate) fn rollout_summary(d: &Digest) -> String {
     section(
         &mut out,
         "Failures and how to do differently:",
-        &failures(&d.fixes),
+        &[failures(&d.fixes), d.described.clone()].concat(),
     );
     section(
         &mut out,

@@ -123,6 +123,8 @@ struct Sentence {
     context: Context,
     /// Whether it is the message's first sentence.
     opening: bool,
+    /// Whether an earlier sentence of the message corrected the agent.
+    after_correction: bool,
 }
 
 /// What the message a sentence is in does, as far as rules are concerned.
@@ -140,7 +142,8 @@ enum Context {
 
 /// A rule word anywhere in a sentence.
 static ANY_RULE_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:always|never|every time|whenever|by default)\b").expect("valid regex")
+    Regex::new(r"(?i)\b(?:always|never|every time|whenever|by default|everywhere)\b")
+        .expect("valid regex")
 });
 
 /// A statement of how things are done, as opposed to what this change
@@ -152,6 +155,15 @@ static GENERAL_STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// Words that point at one thing of the conversation: "not that one",
+/// "the other one", "like I said" — whatever the rule shape, it is the task's.
+static POINTS_AT_ONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:that one|this one|the other one|i meant|like i said|as i said|what i asked)\b",
+    )
+    .expect("valid regex")
+});
+
 /// What ties a correction to the change at hand: "I meant", "like I said",
 /// "this one", "only the …".
 static THIS_TASK: LazyLock<Regex> = LazyLock::new(|| {
@@ -161,7 +173,7 @@ static THIS_TASK: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A sentence that is only a correction's opener: "wrong again.", "no no."
 static BARE_OPENER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:no+(?:\s+no+)*|nope|wrong(?: again)?|not like that|that'?s wrong|that'?s not it|that'?s not how we do (?:it|things)(?: here)?)[.!]+$")
+    Regex::new(r"(?i)^(?:(?:wtf|ugh|argh|nah)[,.]?\s+)?(?:no+(?:\s+no+)*|nope|wrong(?: again)?|(?:no|nope),? wrong|not like that|that'?s wrong|that'?s not it|thats? not how we do (?:it|things)(?: here)?|that'?s not how we do (?:it|things)(?: here)?)[.!]+$")
         .expect("valid regex")
 });
 
@@ -194,7 +206,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every time|each time|whenever|by default)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,40}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\bfor (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repositories|projects?)\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every time|each time|whenever|by default)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,40}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\bfor (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every)\b|\b(?:just a |a )?reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repositories|projects?)\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -213,7 +225,7 @@ static ALWAYS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "never" the same way, or a sentence opening with "don't" / "avoid".
 static NEVER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?)never\b|^(?:please\s+)?(?:don'?t|do not|dont|avoid)\b|[,;:—–]\s*(?:and\s+)?(?:please\s+)?(?:don'?t|do not|dont)\s+\w+")
+    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?)never\b|^(?:please\s+)?(?:don'?t|do not|dont|avoid)\b|[,;:—–]\s*(?:and\s+|but\s+)?(?:please\s+)?(?:don'?t|do not|dont)\s+\w+|\b(?:does not|doesn'?t|do not|don'?t) (?:go|belong|live)s? (?:in|into|under)\b")
         .expect("valid regex")
 });
 
@@ -241,7 +253,7 @@ static IS_NOT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "no pandas here": a thing that has no place in this project.
 static NOT_HERE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^no\s+(?:new\s+)?[\w.+`-]+(?:\s+[\w.+`-]+){0,2}\s+(?:here|in this (?:repo|repository|project|codebase)|in (?:anything|any|all) new|in \w+ (?:files|messages|code|tests|commits|prs|comments))\b|^no\s+[^,.]{2,40},\s*ever\b")
+    Regex::new(r"(?i)^no\s+(?:new\s+)?[\w.+`-]+(?:\s+[\w.+`-]+){0,2}\s+(?:here|in this (?:repo|repository|project|codebase)|in (?:anything|any|all) new|in (?:\w+ ){0,2}\w+s)\b|^no\s+[^,.]{2,40},\s*ever\b|^no\s+\w+s?\s+(?:that|which)\s+\w+")
         .expect("valid regex")
 });
 
@@ -256,6 +268,13 @@ static KEEP_IT: LazyLock<Regex> = LazyLock::new(|| {
 /// An imperative over every thing of a kind: "tag every resource with …".
 static EVERY_THING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:please\s+)?[a-z]+\s+(?:every|all|each|any)\s+[\w-]+").expect("valid regex")
+});
+
+/// A sentence that only says where the rule before it holds: "not here,
+/// not in any of my repos", "same in all my projects", "everywhere".
+static SCOPE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:(?:and\s+)?not here,?\s+)?(?:and\s+)?(?:not )?(?:in|for|across) (?:any|all|every)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)[.!]*$|^(?:same|likewise) (?:in|for|across) (?:all|every) (?:my |our )?(?:repos?|projects?)[.!]*$|^everywhere[.!]*$")
+        .expect("valid regex")
 });
 
 /// A sentence that only confirms the one before it as a rule.
@@ -366,7 +385,7 @@ static LOG_LINE: LazyLock<Regex> = LazyLock::new(|| {
 const FILLERS: &[&str] = &[
     "ok", "okay", "also", "and", "but", "so", "then", "yes", "yeah", "hey", "oh", "well", "now",
     "alright", "great", "thanks", "cool", "hmm", "hm", "btw", "fyi", "or", "wait", "fine", "ah",
-    "right", "sure", "nice", "perfect", "ugh", "argh", "sigh", "meh",
+    "right", "sure", "nice", "perfect", "ugh", "argh", "sigh", "meh", "wtf",
 ];
 
 /// Abbreviations whose dot does not end a sentence.
@@ -454,6 +473,7 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
     let mut out: Vec<Preference> = Vec::new();
     let sentences = turns_sentences(turns);
     let mut retiring: Option<usize> = None;
+    let mut last_rule: Option<usize> = None;
     for (n, s) in sentences.iter().enumerate() {
         // "thiserror in the library, anyhow in main.rs. keep it like that":
         // the sentence before "keep it like that" is the rule.
@@ -461,9 +481,23 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             .then(|| &sentences[n - 1])
             .filter(|before| before.context != Context::Pasted && object_words(&before.text) >= 2)
             .map(|before| (Kind::Rule, before.text.clone()));
+        // "no comments that restate the code. not in any of my repos": the
+        // scope said after a rule belongs to it.
+        if SCOPE_ONLY.is_match(s.text.trim())
+            && let Some(last) = out.last_mut()
+            && last_rule == Some(n.wrapping_sub(1))
+            && !s.opening
+        {
+            last.statement = clip(
+                &format!("{} — {}", last.statement, s.text.trim()),
+                MAX_STATEMENT,
+            );
+            continue;
+        }
         let Some((kind, statement)) = standing_rule(s).or(confirmed) else {
             continue;
         };
+        last_rule = Some(n);
         // "we're removing testify." names only the old value: the rule that
         // follows it in the same message names the new one; they go together.
         if let Some(last) = out.last_mut()
@@ -565,7 +599,7 @@ fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
     if s.context == Context::Pasted {
         return None;
     }
-    let (kind, statement) = rule_kind(&s.text)?;
+    let (kind, statement) = rule_kind(&s.text, s.after_correction)?;
     let lower_bar = matches!(
         kind,
         Kind::Never | Kind::MakeSure | Kind::Stop | Kind::Imperative
@@ -580,6 +614,7 @@ fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
     if refused
         || task_constraint
         || for_this_task
+        || POINTS_AT_ONE.is_match(&statement)
         || !names_its_object(&statement, &kind)
         || poison::is_dangerous(&statement)
     {
@@ -625,6 +660,7 @@ fn message_sentences(text: &str, context: Context) -> Vec<Sentence> {
     } else {
         context
     };
+    let mut corrected = false;
     let mut out = Vec::new();
     let mut in_code = false;
     for raw in t.lines() {
@@ -645,7 +681,10 @@ fn message_sentences(text: &str, context: Context) -> Vec<Sentence> {
             // "wrong again. the API uses snake_case": the opener belongs to
             // the sentence after it.
             if BARE_OPENER.is_match(s.trim()) {
-                pending_opener = Some(s.trim().trim_end_matches(['.', '!']).to_string());
+                if pending_opener.is_none() {
+                    pending_opener = Some(s.trim().trim_end_matches(['.', '!']).to_string());
+                }
+                corrected = true;
                 continue;
             }
             let s = match pending_opener.take() {
@@ -653,10 +692,13 @@ fn message_sentences(text: &str, context: Context) -> Vec<Sentence> {
                 None => s,
             };
             let opening = out.is_empty();
+            let after_correction = corrected;
+            corrected |= CORRECTION.is_match(&mask_code(&without_fillers(&s)));
             out.push(Sentence {
                 text: s,
                 context,
                 opening,
+                after_correction,
             });
         }
     }
@@ -764,7 +806,7 @@ fn without_fillers(sentence: &str) -> String {
 }
 
 /// Whether a sentence is a rule or a correction, and the statement to keep.
-fn rule_kind(sentence: &str) -> Option<(Kind, String)> {
+fn rule_kind(sentence: &str, after_correction: bool) -> Option<(Kind, String)> {
     if sentence.trim_end().ends_with('?') || sentence.split_whitespace().count() < 3 {
         return None;
     }
@@ -781,41 +823,44 @@ fn rule_kind(sentence: &str) -> Option<(Kind, String)> {
         // "no, never X" corrects with a rule; "no, I meant the other file"
         // corrects this task and is no memory.
         let rest = s[opener.end()..].trim_start_matches([',', ' ', '-', '—', '–']);
-        if let Some((_, statement)) = plain_rule_kind(rest) {
-            return Some((Kind::Correction, statement));
-        }
-        // After "no," a rule word anywhere generalises: "handlers never touch the db".
-        if ANY_RULE_WORD.is_match(&mask_code(rest)) {
-            return Some((Kind::Correction, rest.to_string()));
-        }
-        // "no, tests go in tests/", "no, dates are ISO strings in all
-        // responses": how things are done here; "no, I meant the other
-        // file" fixes this task.
-        // One class of this change ("ElevationFormatter lives in …, move
-        // the tests") is the task's; a kind of thing is the project's.
-        let subject = rest.split_whitespace().next().unwrap_or("");
-        let names_one_thing =
-            subject.chars().skip(1).any(|c| c.is_ascii_uppercase()) || subject.contains('_');
-        let then_directs = rest
-            .split(", ")
-            .skip(1)
-            .any(|clause| TASK_DIRECTIVE.is_match(clause));
-        if GENERAL_STATEMENT.is_match(rest)
-            && !THIS_TASK.is_match(rest)
-            && !names_one_thing
-            && !then_directs
-            && object_words(rest) >= 2
-        {
-            return Some((Kind::Correction, rest.to_string()));
-        }
-        // "no, use httpx": a tool choice generalises; "no, use the other
-        // file" does not.
-        let tool = TOOL_CHOICE.captures(rest).and_then(|c| c.get(1));
-        return tool
-            .filter(|t| !is_determiner(t.as_str()))
-            .map(|_| (Kind::Correction, rest.to_string()));
+        return plain_rule_kind(rest)
+            .map(|(_, statement)| (Kind::Correction, statement))
+            .or_else(|| corrected_with(rest));
     }
-    plain_rule_kind(&s)
+    // The sentences after "nope. that's not how we do it." go on correcting.
+    plain_rule_kind(&s).or_else(|| after_correction.then(|| corrected_with(&s)).flatten())
+}
+
+/// What a correction says when it is no plain rule, if it generalises.
+fn corrected_with(rest: &str) -> Option<(Kind, String)> {
+    // After "no," a rule word anywhere generalises: "handlers never touch the db".
+    if ANY_RULE_WORD.is_match(&mask_code(rest)) {
+        return Some((Kind::Correction, rest.to_string()));
+    }
+    // "no, tests go in tests/", "no, dates are ISO strings in all
+    // responses": how things are done here; "no, I meant the other file"
+    // fixes this task, and one class of this change ("ElevationFormatter
+    // lives in …, move the tests") is the task's.
+    let subject = rest.split_whitespace().next().unwrap_or("");
+    let names_one_thing =
+        subject.chars().skip(1).any(|c| c.is_ascii_uppercase()) || subject.contains('_');
+    let then_directs = rest
+        .split(", ")
+        .skip(1)
+        .any(|clause| TASK_DIRECTIVE.is_match(clause));
+    if GENERAL_STATEMENT.is_match(rest)
+        && !THIS_TASK.is_match(rest)
+        && !names_one_thing
+        && !then_directs
+        && object_words(rest) >= 2
+    {
+        return Some((Kind::Correction, rest.to_string()));
+    }
+    // "no, use httpx": a tool choice generalises; "no, use the other file"
+    // does not.
+    let tool = TOOL_CHOICE.captures(rest).and_then(|c| c.get(1));
+    tool.filter(|t| !is_determiner(t.as_str()))
+        .map(|_| (Kind::Correction, rest.to_string()))
 }
 
 /// The rule kinds other than a correction.
@@ -850,9 +895,6 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     if NOT_HERE.is_match(&m) {
         return Some((Kind::Never, s.to_string()));
     }
-    if TOPIC_RULE.is_match(&m) && object_words(s) >= 2 {
-        return Some((Kind::Imperative, s.to_string()));
-    }
     if let Some(p) = PREFER.find(&m) {
         return Some((Kind::Prefer, focus_clause(s, p.start())));
     }
@@ -862,6 +904,9 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
         if !(feature && by_default) {
             return Some((Kind::Rule, focus_clause(s, r.start())));
         }
+    }
+    if TOPIC_RULE.is_match(&m) && object_words(s) >= 2 {
+        return Some((Kind::Imperative, s.to_string()));
     }
     if feature {
         return None;
@@ -913,7 +958,7 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
 
 /// The text up to the first ", " or " and " (one clause of a sentence).
 fn first_clause(s: &str) -> &str {
-    let end = [", ", " and ", "; "]
+    let end = [", ", " and ", "; ", " — ", " – ", " - "]
         .iter()
         .filter_map(|b| s.find(b))
         .min()

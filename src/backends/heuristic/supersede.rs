@@ -24,7 +24,7 @@ static NEW_NOT_OLD: LazyLock<Regex> = LazyLock::new(|| {
 /// "from Y to X" shapes: (old, new).
 static FROM_OLD_TO_NEW: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:switched|moved|migrated|changed|went|gone)\s+(?:over\s+)?from\s+{TOOL}\s+to\s+{TOOL}"
+        r"(?i)\b(?:switch(?:ed|ing)?|move[ds]?|moving|migrat(?:e|ed|ing)|chang(?:e|ed|ing)|went|gone|go(?:ing)?)\s+(?:over\s+)?from\s+{TOOL}\s+to\s+{TOOL}"
     ))
     .expect("valid regex")
 });
@@ -309,6 +309,10 @@ mod tests {
             rep(None, "Jest")
         );
         assert_eq!(replacement("we moved off netlify."), rep(None, "netlify"));
+        assert_eq!(
+            replacement("We've decided to move from flutter_lints to very_good_analysis."),
+            rep(Some("very_good_analysis"), "flutter_lints")
+        );
         assert_eq!(
             replacement("we moved to C++20 now"),
             Some(Replacement {
