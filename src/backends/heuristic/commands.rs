@@ -614,7 +614,7 @@ fn prerequisite_step(failed: &ShellRun, later: &[&ShellRun], told: &[Told]) -> O
     let between = |t: &&Told| t.position > failed.position && t.position < window[retry].position;
     step.or_else(|| told.iter().rev().find(between).map(|t| t.command.clone()))
         // `export JAVA_HOME=… && ./gradlew test`: the step is part of the retry.
-        .or_else(|| step_in(&window[retry]).map(str::to_string))
+        .or_else(|| step_in(window[retry]).map(str::to_string))
 }
 
 /// Whether a command only inspects (`fnm list`, `docker compose ps`,
