@@ -32,6 +32,14 @@ static GLOBAL_RULE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// "everywhere else in this repo": everywhere, but only here.
+static HERE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\beverywhere(?: else)? (?:in this (?:repo|repository|project|codebase|app)|here)\b",
+    )
+    .expect("valid regex")
+});
+
 /// "`cmd` works in project (role)": the command and its role.
 static KNOWLEDGE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^`([^`]+)` works in .*?\(([^()]+)\)\s*$").expect("valid regex"));
@@ -245,7 +253,8 @@ fn lift_global(projects: &mut [ProjectMemory]) -> Vec<Tallied> {
         project.preferences.retain(|e| {
             let key = norm_key(&e.text);
             let stated_in = keys.iter().filter(|k| k.contains(&key)).count();
-            if !(GLOBAL_RULE.is_match(&e.text) || stated_in >= EVERYWHERE) {
+            let said_global = GLOBAL_RULE.is_match(&e.text) && !HERE_ONLY.is_match(&e.text);
+            if !(said_global || stated_in >= EVERYWHERE) {
                 return true;
             }
             match global.iter_mut().find(|g| norm_key(&g.text) == key) {
@@ -475,6 +484,7 @@ mod tests {
             assert!(GLOBAL_RULE.is_match(text), "{text}");
         }
         assert!(!GLOBAL_RULE.is_match("use pnpm in this repo"));
+        assert!(HERE_ONLY.is_match("the same seed as everywhere else in this repo"));
     }
 
     #[test]

@@ -361,6 +361,12 @@ static FEATURE_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// A clause that points back at what came before it in the sentence.
+static REFERS_BACK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:that|this|it|the same|same)\s+(?:goes|applies|holds|counts|is the rule)\b")
+        .expect("valid regex")
+});
+
 /// What opens a directive about the task at hand ("fix it", "can you …").
 static TASK_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:please\s+)?(?:fix|add|remove|implement|build|create|update|write|make|change|refactor|rename|move|delete|debug|investigate|look|check|run|try|do|finish|ship|merge|commit|can you|could you|let'?s|go ahead)\b")
@@ -1066,6 +1072,10 @@ fn focus_clause(s: &str, at: usize) -> String {
         .strip_prefix("and ")
         .or_else(|| clause.strip_prefix("but "))
         .unwrap_or(clause);
+    // "X or nothing, and that goes for any task code": the clause points back.
+    if REFERS_BACK.is_match(clause) {
+        return s.to_string();
+    }
     // "named exports only — that's the convention in this codebase": the
     // clause with the rule word names nothing; the sentence does.
     if clause.split_whitespace().count() < 3 || object_words(clause) < 2 {

@@ -133,7 +133,8 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
         }
         let t = words.join(" ");
         let t = t.trim_end_matches(['.', ',', ')']);
-        (!t.is_empty() && !NOT_TOOLS.contains(&t.to_ascii_lowercase().as_str()))
+        let lower = t.to_ascii_lowercase();
+        (!t.is_empty() && !NOT_TOOLS.contains(&lower.as_str()) && !is_stop_word(&lower))
             .then(|| t.to_string())
     };
     if let Some(c) = FROM_OLD_TO_NEW.captures(statement)
@@ -321,6 +322,11 @@ mod tests {
             })
         );
         assert_eq!(replacement("always run cargo fmt"), None);
+        assert_eq!(
+            replacement("EPSG:4326 is retired for deliverables"),
+            None,
+            "a preposition is no tool"
+        );
         assert_eq!(replacement("use the helper instead of it"), None);
     }
 
