@@ -13,7 +13,8 @@ use super::digest::{Project, Session};
 use super::poison;
 use super::rawparse::ParsedMemory;
 use super::supersede::{
-    Replacement, Usage, family, names_old, replacement, retired_families, settings, states_retired,
+    Replacement, Usage, family, names_old, replacement, retired_families, rivals_named, settings,
+    states_retired,
 };
 use super::tally::{Tallied, norm_key, tally, words};
 use regex::Regex;
@@ -131,6 +132,7 @@ impl Current {
             changed.extend(settings_in(&memory.environment, &newest));
             retire_changed_settings(&mut memory.preferences, &changed, &newest);
             retire_changed_settings(&mut memory.environment, &changed, &newest);
+            retire_rivals(memory, &self.global, &newest);
         }
     }
 }
@@ -330,6 +332,36 @@ fn retire_commands(
     });
 }
 
+/// Drops rules and facts naming a tool that a newer rule replaced with a
+/// rival for the same job ("we use yarn" after "pnpm only, please"), when the
+/// newer one does not name the older tool and the older one does not name
+/// the newer (so "use pnpm, not npm" is never the one dropped).
+fn retire_rivals(memory: &mut ProjectMemory, global: &[Tallied], newest: &dyn Fn(&Tallied) -> i64) {
+    let stated: Vec<(i64, Vec<(usize, &'static str)>)> = memory
+        .preferences
+        .iter()
+        .chain(global)
+        .map(|e| (newest(e), rivals_named(&e.text)))
+        .filter(|(_, r)| !r.is_empty())
+        .collect();
+    let replaced = |e: &Tallied| {
+        let at = newest(e);
+        let mine = rivals_named(&e.text);
+        mine.iter().any(|(group, tool)| {
+            stated.iter().any(|(t, theirs)| {
+                *t > at
+                    && !theirs.iter().any(|(_, x)| x == tool)
+                    && theirs
+                        .iter()
+                        .any(|(g, x)| g == group && !mine.iter().any(|(_, y)| y == x))
+            })
+        })
+    };
+    memory.preferences.retain(|e| !replaced(e));
+    memory.environment.retain(|e| !replaced(e));
+    memory.knowledge.retain(|e| !replaced(e));
+}
+
 /// Every setting the entries name, with its value and when it was said.
 fn settings_in(
     entries: &[Tallied],
@@ -494,6 +526,48 @@ mod tests {
         let c = significant_words("show me the diff");
         assert!(alike(&a, &b));
         assert!(!alike(&a, &c));
+    }
+
+    #[test]
+    fn a_rival_tool_named_later_replaces_the_older_one() {
+        use crate::backends::heuristic::digest::{Digest, tests::output};
+        let raw = |pref: &str, command: &str| {
+            format!(
+                "Preference signals:\n- {pref}\nReusable knowledge:\n- `{command}` works in shop (tests)\n"
+            )
+        };
+        let sel = [
+            output(
+                "t1",
+                Some("/w/shop"),
+                1_000,
+                &raw("we use yarn for everything here", "yarn test"),
+            ),
+            output(
+                "t2",
+                Some("/w/shop"),
+                2_000,
+                &raw(
+                    "pnpm only please, it's the package manager here",
+                    "pnpm test",
+                ),
+            ),
+        ];
+        let d = Digest::build(&sel, &[]);
+        let shop = &d.current.projects[0];
+        let texts: Vec<&str> = shop
+            .preferences
+            .iter()
+            .chain(&shop.knowledge)
+            .map(|e| e.text.as_str())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "pnpm only please, it's the package manager here",
+                "`pnpm test` works in shop (tests)"
+            ]
+        );
     }
 
     #[test]

@@ -227,6 +227,42 @@ pub(crate) fn mentions(text: &str, word: &str) -> bool {
     })
 }
 
+/// Tools that do the same job: a newer rule or command naming one of them
+/// replaces an older one naming another (yarn → pnpm, jest → vitest). Names
+/// that are also English words (make, just, task, requests) are left out.
+const RIVALS: &[&[&str]] = &[
+    &["npm", "yarn", "pnpm", "bun"],
+    &["pip", "poetry", "uv", "pipenv", "pdm", "conda", "rye"],
+    &["jest", "vitest", "mocha", "ava", "jasmine"],
+    &["black", "yapf", "autopep8", "ruff format"],
+    &["flake8", "pylint", "ruff check"],
+    &["eslint", "biome", "oxlint"],
+    &["prettier", "biome format", "dprint"],
+    &["nvm", "fnm", "volta", "asdf", "mise"],
+    &["docker", "podman"],
+    &["rubocop", "standardrb"],
+    &["webpack", "vite", "esbuild", "rollup", "turbopack"],
+    &["flyway", "liquibase", "atlas"],
+    &["tfsec", "trivy", "checkov"],
+    &["netlify", "vercel", "wrangler", "cloudflare pages"],
+    &["ktlint", "spotless", "detekt"],
+    &["testify", "go-cmp"],
+    &["zap", "zerolog", "logrus", "slog"],
+];
+
+/// The rival tools a text names, as (group, tool).
+pub(crate) fn rivals_named(text: &str) -> Vec<(usize, &'static str)> {
+    let mut out = Vec::new();
+    for (g, group) in RIVALS.iter().enumerate() {
+        for tool in group.iter() {
+            if mentions(text, tool) {
+                out.push((g, *tool));
+            }
+        }
+    }
+    out
+}
+
 /// The family of a command: its program, after environment assignments
 /// (`uv run pytest` → `uv`, `./node_modules/.bin/jest` → `jest`).
 pub(crate) fn family(command: &str) -> Option<String> {
@@ -349,6 +385,12 @@ mod tests {
             settings("CMAKE_CXX_STANDARD is 20"),
             [("CMAKE_CXX_STANDARD".to_string(), "20".to_string())]
         );
+    }
+
+    #[test]
+    fn rivals_are_tools_for_the_same_job() {
+        assert_eq!(rivals_named("we use pnpm now"), [(0, "pnpm")]);
+        assert_eq!(rivals_named("make sure you just run the task"), []);
     }
 
     #[test]
