@@ -64,6 +64,7 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:is|are)\s+`?(?:[\w.-]+/)+[\w.-]+",
         r"|\b(?:lives?|live|is|are|sits?|stored|kept|located|goes|go|belongs?)\s+(?:in|at|under|into|on)\s+(?:[\w-]+\s+){0,5}?[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/|\w+://)",
         r"|\b\d{4,7} baud\b",
+        r"|\breads?\s+`?[A-Z][A-Z0-9_]{2,}`?\s+from\s+\S+|\b(?:is|are|lives?|kept|stored)\s+in\s+(?:s3|gcs|r2|azure blob)\b",
         r"|\bprefix(?:ed)?\s+(?:with\s+|by\s+)?`?[A-Z][A-Z0-9]*_|\bstart(?:s)? with\s+`?[A-Z][A-Z0-9]*_`?",
         r"|\b(?:is|are)\s+(?:auto-?)?generated\b|\bgenerated (?:file|code|from|by)\b|\bgenerates (?:it|them)\b",
         r"|\b(?:needs?|requires?|we(?:'re| are) on|uses?|pinned to|only works with)\s+(?:node|python|go|ruby|rust|java|elixir|erlang|otp|php|pnpm|yarn)\s*v?\d",

@@ -512,7 +512,18 @@ pub(super) fn is_specific(command: &str) -> bool {
             || w.starts_with("~/")
             || w.contains("=/")
             || w.starts_with("-run=")
+            || pins_a_version(w)
             || (i > 0 && TEST_SELECTORS.contains(&words[i - 1]))
+    })
+}
+
+/// Whether a word pins one package version (`vite@5.4.8`, `flask==3.0.2`):
+/// an upgrade done once, not how the project is worked on.
+fn pins_a_version(word: &str) -> bool {
+    ["@", "=="].iter().any(|sep| {
+        word.rsplit_once(sep).is_some_and(|(name, v)| {
+            !name.is_empty() && v.starts_with(|c: char| c.is_ascii_digit())
+        })
     })
 }
 
@@ -580,6 +591,9 @@ mod tests {
 
     #[test]
     fn one_off_commands_are_specific() {
+        assert!(is_specific("pnpm up vite@5.4.8"));
+        assert!(is_specific("pip install flask==3.0.2"));
+        assert!(!is_specific("pnpm add -D @types/node"));
         assert!(is_specific("gofmt -w internal/sem/parser.go"));
         assert!(is_specific(
             "go test ./internal/sem -run TestDebugSQLTree -v"

@@ -29,6 +29,8 @@ use std::sync::LazyLock;
 
 /// Longest preference statement kept, in characters.
 const MAX_STATEMENT: usize = 200;
+/// Longest line read as one statement said in fragments, in bytes.
+const MAX_FRAGMENTED: usize = 100;
 /// Longest evidence quote, in characters.
 const MAX_EVIDENCE: usize = 120;
 /// Most preferences reported for one session.
@@ -167,7 +169,7 @@ static POINTS_AT_ONE: LazyLock<Regex> = LazyLock::new(|| {
 /// What ties a correction to the change at hand: "I meant", "like I said",
 /// "this one", "only the …".
 static THIS_TASK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:i meant|i mean|like i said|as i said|i asked|i wanted|the other one|this one|that one|only the|instead of what|for this|for now|in this (?:pr|file|function|branch|commit|change)|this time|\d+ not \d+|still|(?:are|is) (?:failing|broken|red|green|passing|off|wrong|missing|empty))\b")
+    Regex::new(r"(?i)\b(?:i meant|i mean|like i said|as i said|i asked|i wanted|the other one|this one|that one|only the|instead of what|for this|for now|in this (?:pr|file|function|branch|commit|change)|this time|\d+ not \d+|still|(?:are|is) (?:failing|broken|red|green|passing|off|wrong|missing|empty))\b|\d+\D+\d+\D+\d+")
         .expect("valid regex")
 });
 
@@ -206,13 +208,13 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every time|each time|whenever|by default)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,40}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\bfor (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every)\b|\b(?:just a |a )?reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repositories|projects?)\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every time|each time|whenever|by default)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,40}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\bfor (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a |a )?reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repositories|projects?)\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
 
 static PREFER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bi(?:'d| would)? (?:prefer|rather)\b|^(?:please\s+)?prefer\b")
+    Regex::new(r"(?i)\bi(?:'d| would)?(?: much| really| strongly| rather)? (?:prefer|rather)\b|^(?:please\s+)?prefer\b")
         .expect("valid regex")
 });
 
@@ -273,7 +275,7 @@ static EVERY_THING: LazyLock<Regex> = LazyLock::new(|| {
 /// A sentence that only says where the rule before it holds: "not here,
 /// not in any of my repos", "same in all my projects", "everywhere".
 static SCOPE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:and\s+)?not here,?\s+)?(?:and\s+)?(?:not )?(?:in|for|across) (?:any|all|every)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)[.!]*$|^(?:same|likewise) (?:in|for|across) (?:all|every) (?:my |our )?(?:repos?|projects?)[.!]*$|^everywhere[.!]*$")
+    Regex::new(r"(?i)^(?:(?:and\s+)?not here,?\s+)?(?:and\s+)?(?:not )?(?:in|for|across) (?:any|all|every)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)[.!]*$|^(?:same|likewise) (?:in|for|across) (?:all|every) (?:my |our )?(?:repos?|projects?)[.!]*$|^everywhere[.!]*$|^anywhere in this (?:repo|repository|project|codebase)[.!]*$|^(?:that|this|it) goes for (?:the whole|all|every|any) \w+.*$")
         .expect("valid regex")
 });
 
@@ -367,9 +369,14 @@ static REFERS_BACK: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// "X belongs in Y": where a kind of thing goes.
+static BELONGS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^([\w-]+)(?:\s[\w-]+)?\s+belongs?\s+(?:in|to|under)\b").expect("valid regex")
+});
+
 /// What opens a directive about the task at hand ("fix it", "can you …").
 static TASK_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:please\s+)?(?:fix|add|remove|implement|build|create|update|write|make|change|refactor|rename|move|delete|debug|investigate|look|check|run|try|do|finish|ship|merge|commit|can you|could you|let'?s|go ahead)\b")
+    Regex::new(r"(?i)^(?:please\s+)?(?:fix|add|remove|implement|build|create|update|write|make|change|refactor|rename|move|delete|debug|investigate|look|check|run|try|do|finish|ship|merge|commit|can you|could you|let'?s|go ahead|new)\b")
         .expect("valid regex")
 });
 
@@ -683,7 +690,16 @@ fn message_sentences(text: &str, context: Context) -> Vec<Sentence> {
             continue;
         }
         let mut pending_opener: Option<String> = None;
-        for s in split_sentences(line) {
+        let mut pieces = split_sentences(line);
+        // "No. pathlib. Not os.path. In this repo, always.": one statement
+        // said in fragments.
+        if pieces.len() >= 3
+            && line.len() <= MAX_FRAGMENTED
+            && pieces.iter().all(|p| p.split_whitespace().count() <= 4)
+        {
+            pieces = vec![line.to_string()];
+        }
+        for s in pieces {
             // "wrong again. the API uses snake_case": the opener belongs to
             // the sentence after it.
             if BARE_OPENER.is_match(s.trim()) {
@@ -911,6 +927,13 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
             return Some((Kind::Rule, focus_clause(s, r.start())));
         }
     }
+    // "business logic belongs in the service layer" — a kind of thing, not
+    // "the timeout belongs in the client config" (one thing of the task).
+    if let Some(c) = BELONGS.captures(&m)
+        && !is_determiner(&c[1])
+    {
+        return Some((Kind::Rule, s.to_string()));
+    }
     if TOPIC_RULE.is_match(&m) && object_words(s) >= 2 {
         return Some((Kind::Imperative, s.to_string()));
     }
@@ -1061,10 +1084,7 @@ fn focus_clause(s: &str, at: usize) -> String {
     // Only a task directive before the rule is dropped ("Fix it — and
     // remember: …"); "SwiftUI only here - UIKit is a no-go" is one rule.
     let before = without_fillers(&s[..start]);
-    let names_a_thing = before
-        .split_whitespace()
-        .any(|w| w.contains(['_', '/', '`']));
-    if start > 0 && !TASK_DIRECTIVE.is_match(before.trim()) && !names_a_thing {
+    if start > 0 && !TASK_DIRECTIVE.is_match(before.trim()) {
         return s.to_string();
     }
     let clause = s[start..].trim();
@@ -1350,6 +1370,10 @@ mod tests {
             "stick to the stdlib for http here",
             "nope - the repo layer owns all queries, handlers never touch the db",
             "error handling: thiserror for the library crate, anyhow only in main.rs",
+            "I'd much prefer constructor injection throughout",
+            "No. pathlib. Not os.path. In this repo, always.",
+            "Business logic belongs in the service layer",
+            "named exports only, no default exports",
             "commit messages: imperative mood, no prefixes",
         ] {
             assert_eq!(statements(&[rule]).len(), 1, "{rule}");
@@ -1362,6 +1386,7 @@ mod tests {
             "keep the old endpoint around",
             "I like the new layout",
             "use sqlite for this",
+            "the timeout belongs in the HttpClient config not in the poller",
         ] {
             assert!(statements(&[task]).is_empty(), "{task}");
         }
