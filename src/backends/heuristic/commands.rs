@@ -4,8 +4,8 @@
 
 use super::poison;
 use super::shell::{
-    Purpose, classify, first_operand, is_exploration, is_specific, program_name, program_words,
-    segments,
+    Purpose, classify, first_operand, is_exploration, is_specific, narrows_tests, program_name,
+    program_words, segments,
 };
 use crate::sources::{Event, Role, ToolCall, is_shell_tool};
 use crate::util::text::one_line;
@@ -155,7 +155,12 @@ pub(crate) fn described_fixes(events: &[&Event], fixes: &[FailureFix]) -> Vec<St
             .expect("valid regex")
     });
     static FIXED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:after|fixed|fixes|then|works|worked|goes through|passes|re-?running|retry|needs?|requires?|because)\b")
+        Regex::new(r"(?i)\b(?:after|fixed|fixes|then|works|worked|goes through|passes|re-?running|needs?|requires?|because)\b")
+            .expect("valid regex")
+    });
+    // The agent narrating its progress, not reporting a fix.
+    static NARRATION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^(?:if|so|then|next|now|i\b|i'|let me|we'll)|\b(?:still|therefore|let me|i'?ll|i'?m|i will|try(?:ing)?|attempt(?:ed|ing)?)\b")
             .expect("valid regex")
     });
     const MAX_DESCRIBED: usize = 3;
@@ -166,9 +171,12 @@ pub(crate) fn described_fixes(events: &[&Event], fixes: &[FailureFix]) -> Vec<St
             continue;
         }
         for sentence in super::signals::prose(&m.text) {
+            let sentence = sentence.replace('\u{2019}', "'");
             let spans = sentence.split('`').skip(1).step_by(2).count();
             let says = FAILED.is_match(&sentence)
-                && (spans >= 2 || (spans >= 1 && FIXED.is_match(&sentence)));
+                && spans >= 1
+                && FIXED.is_match(&sentence)
+                && !NARRATION.is_match(&sentence);
             let known = fixes
                 .iter()
                 .any(|f| sentence.contains(&format!("`{}`", f.failed)));
@@ -471,7 +479,8 @@ fn command_was_the_problem(failed: &ShellRun, fixed: &ShellRun) -> bool {
     if USAGE_MARKERS.iter().any(|m| output.contains(m)) {
         return true;
     }
-    adds_flags(failed_core, fixed_core) || sets_variables(failed_core, fixed_core)
+    (adds_flags(failed_core, fixed_core) && !narrows_tests(fixed_core))
+        || sets_variables(failed_core, fixed_core)
 }
 
 /// Whether the fix sets environment variables the failed command did not
@@ -607,7 +616,7 @@ fn prerequisite_step(failed: &ShellRun, later: &[&ShellRun], told: &[Told]) -> O
         .rev()
         .filter(|r| r.status == Status::Ok && !is_retry(r) && prepares(r) && !only_looks(r))
         .filter_map(|r| r.core.as_deref())
-        .find(|c| normalise(c) != core && c.chars().count() <= MAX_FIX_CHARS)
+        .find(|c| normalise(c) != core && c.chars().count() <= MAX_FIX_CHARS && !c.contains("<<"))
         .map(str::to_string);
     // A command the user ran themselves, or told the agent to, in between
     // ("`sudo systemctl start docker`, done. again").
@@ -788,6 +797,39 @@ mod tests {
             at: None,
             line: 1,
         })
+    }
+
+    #[test]
+    fn the_agents_account_of_a_fix_is_kept_its_narration_is_not() {
+        let say = |text: &str| {
+            Event::Message(crate::sources::Message {
+                role: Role::Assistant,
+                text: text.into(),
+                phase: None,
+                at: None,
+                line: 1,
+                citation: None,
+            })
+        };
+        let events = [
+            say(
+                "Tests pass (212). Plain `sbt test` died with `java.lang.OutOfMemoryError: Metaspace`; setting `SBT_OPTS=\"-Xmx4G\"` and re-running fixed it.",
+            ),
+            say(
+                "If direct parse now fails too, the vendored `scanner.c` changed; if it passes, the issue is in `ParseWithStatus`.",
+            ),
+            say(
+                "The RPC context succeeded; I\u{2019}m rerunning the failed `search` so the record is clean.",
+            ),
+            say("`mise run test:all` therefore still fails here because it includes `test:e2e`."),
+        ];
+        let refs: Vec<&Event> = events.iter().collect();
+        assert_eq!(
+            described_fixes(&refs, &[]),
+            [
+                "Plain `sbt test` died with `java.lang.OutOfMemoryError: Metaspace`; setting `SBT_OPTS=\"-Xmx4G\"` and re-running fixed it."
+            ]
+        );
     }
 
     #[test]

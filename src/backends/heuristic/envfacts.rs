@@ -61,7 +61,7 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:is|are|lives?|stored|kept|sits?)\s+(?:in|at|on)\s+(?:the\s+)?(?:s3\s+|gcs\s+)?(?:bucket|table|database|db|schema|namespace|cluster|account|profile)\s+`?[\w.-]+",
         r"|`?\b[A-Z][A-Z0-9]*_`?\s+prefix\b",
         r"|^\w+\s+(?:go|goes)\s+(?:through|via)\s+\S+",
-        r"|\b(?:is|are)\s+`?(?:[\w.-]+/)+[\w.-]+",
+        r"|\b(?:is|are)\s+`?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w-]+\.[A-Za-z0-9]{1,6}\b",
         r"|\b(?:lives?|live|is|are|sits?|stored|kept|located|goes|go|belongs?)\s+(?:in|at|under|into|on)\s+(?:[\w-]+\s+){0,5}?[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/|\w+://)",
         r"|\b\d{4,7} baud\b",
         r"|\breads?\s+`?[A-Z][A-Z0-9_]{2,}`?\s+from\s+\S+|\b(?:is|are|lives?|kept|stored)\s+in\s+(?:s3|gcs|r2|azure blob)\b",
@@ -74,7 +74,7 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// What the agent says about itself or proposes, not about the project.
 static AGENT_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:i\b|i'|let me|let's|we could|you could|you can|if you|should i|want me)|\b(?:could|might|would|maybe|probably|perhaps)\b")
+    Regex::new(r"(?i)^(?:i\b|i'|let me|let's|we could|you could|you can|if\b|so\b|should i|want me|try\b)|\b(?:could|might|would|maybe|probably|perhaps|still|therefore|can be)\b|\bi'?m\b")
         .expect("valid regex")
 });
 
@@ -194,7 +194,8 @@ pub(crate) fn environment_facts(
     }
     for answer in answers {
         for sentence in prose(answer) {
-            if is_statement(&sentence) && !AGENT_ASIDE.is_match(&sentence) {
+            if is_statement(&sentence) && !AGENT_ASIDE.is_match(&sentence.replace('\u{2019}', "'"))
+            {
                 push(sentence);
             }
         }
@@ -472,7 +473,7 @@ mod tests {
             ),
             Event::Message(crate::sources::Message {
                 role: Role::Assistant,
-                text: "Done. Note that `lib/ledger_web/schema.ex` is generated from the GraphQL schema. I could also add caching on port 6379.".into(),
+                text: "Done. Note that `lib/ledger_web/schema.ex` is generated from the GraphQL schema. I could also add caching on port 6379. If the sessions folder is moved/renamed, you get a prompt. Rescans are manual/scheduled.".into(),
                 phase: None,
                 at: None,
                 line: 1,

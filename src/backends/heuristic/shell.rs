@@ -493,6 +493,20 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
 /// Whether a command is tied to one moment: it names single source files,
 /// one test (`-run TestX`, `-k name`, `path::test`) or an absolute path.
 pub(super) fn is_specific(command: &str) -> bool {
+    narrows_tests(command)
+        || command.split_whitespace().any(|w| {
+            let w = w.trim_matches(|c| c == '"' || c == '\'');
+            names_a_file(w)
+                || w.starts_with('/')
+                || w.starts_with("~/")
+                || w.contains("=/")
+                || pins_a_version(w)
+        })
+}
+
+/// Whether a command selects some tests (`-run X`, `-k name`, `a::b`):
+/// narrowing a failing run down is debugging, not a fix.
+pub(super) fn narrows_tests(command: &str) -> bool {
     const TEST_SELECTORS: &[&str] = &[
         "-run",
         "-k",
@@ -503,18 +517,9 @@ pub(super) fn is_specific(command: &str) -> bool {
         "--testNamePattern",
         "--test-name-pattern",
     ];
-    let words: Vec<&str> = command.split_whitespace().collect();
-    words.iter().enumerate().any(|(i, w)| {
-        let w = w.trim_matches(|c| c == '"' || c == '\'');
-        names_a_file(w)
-            || w.contains("::")
-            || w.starts_with('/')
-            || w.starts_with("~/")
-            || w.contains("=/")
-            || w.starts_with("-run=")
-            || pins_a_version(w)
-            || (i > 0 && TEST_SELECTORS.contains(&words[i - 1]))
-    })
+    command
+        .split_whitespace()
+        .any(|w| TEST_SELECTORS.contains(&w) || w.starts_with("-run=") || w.contains("::"))
 }
 
 /// Whether a word pins one package version (`vite@5.4.8`, `flask==3.0.2`):
