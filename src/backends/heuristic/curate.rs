@@ -13,8 +13,8 @@ use super::digest::{Project, Session};
 use super::poison;
 use super::rawparse::ParsedMemory;
 use super::supersede::{
-    Replacement, Usage, family, names_old, replacement, retired_families, rivals_named, settings,
-    states_retired,
+    Replacement, Usage, family, names_old, other_version, replacement, retired_families,
+    rivals_named, settings, states_retired,
 };
 use super::tally::{Tallied, norm_key, tally, words};
 use regex::Regex;
@@ -323,12 +323,13 @@ fn retire_commands(
         let rerun = (fix_only && e.text.contains("it worked after running"))
             .then(|| spans.first())
             .flatten();
-        !retirements.iter().any(|r| {
-            newest(e) <= r.at
-                && r.by.old.as_deref().is_some_and(|old| {
-                    names_old(command, old) || rerun.is_some_and(|c| names_old(c, old))
-                })
-        })
+        let names = |c: &str, r: &Retirement| {
+            r.by.old.as_deref().is_some_and(|old| names_old(c, old))
+                || r.by.new.as_deref().is_some_and(|new| other_version(c, new))
+        };
+        !retirements
+            .iter()
+            .any(|r| newest(e) <= r.at && (names(command, r) || rerun.is_some_and(|c| names(c, r))))
     });
 }
 

@@ -11,7 +11,7 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 /// A tool or command in a statement: a code span or one word.
-const TOOL: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/-]*)";
+const TOOL: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/:-]*[\w+@/-]|[A-Za-z0-9])";
 
 /// "X, not Y" shapes: (new, old).
 static NEW_NOT_OLD: LazyLock<Regex> = LazyLock::new(|| {
@@ -46,17 +46,31 @@ static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// "churn-py310 is deleted", "svc-ansible is deprecated for us": (old).
+static OLD_GONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i){TOOL}\s+(?:is|are|was|were|got|has been)\s+(?:deleted|gone|removed|deprecated|retired|dead|dropped)\b"
+    ))
+    .expect("valid regex")
+});
+
+/// "the env is churn-py311 now": (new).
+static NOW_IS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(r"(?i)\b(?:is|are)\s+{TOOL}\s+now\b")).expect("valid regex")
+});
+
 /// "we moved to C++20", "switched to uv": (new).
 static NEW_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:moved|switched|migrated|upgraded|bumped|changed|went|are|we're) (?:over |up )?to\s+{TOOL}"
+        r"(?i)\b(?:moved|switched|migrated|upgraded|bumped|changed|went|are|we're) (?:over |up )?to\s+({TOOL}(?:\s+v?\d[\w.]*)?)"
     ))
     .expect("valid regex")
 });
 
 /// A tool with a version: `C++20`, `node 20`, `python 3.12`, `go1.23`.
 static VERSIONED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^([A-Za-z][A-Za-z+#]*)[\s-]?v?(\d+(?:\.\d+)*)$").expect("valid regex")
+    Regex::new(r"^([A-Za-z][^\s]*?[^\d.\s]|[A-Za-z][\w+#-]* )v?(\d+(?:\.\d+)*)$")
+        .expect("valid regex")
 });
 
 /// A setting and its value: `ingressClassName: nginx`, `CMAKE_CXX_STANDARD
@@ -155,8 +169,14 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
             });
         }
     }
-    let old = OLD_ONLY.captures(statement).and_then(|c| tool(c.get(1)));
-    let new = NEW_ONLY.captures(statement).and_then(|c| tool(c.get(1)));
+    let old = OLD_ONLY
+        .captures(statement)
+        .and_then(|c| tool(c.get(1)))
+        .or_else(|| OLD_GONE.captures(statement).and_then(|c| tool(c.get(1))));
+    let new = NEW_ONLY
+        .captures(statement)
+        .and_then(|c| tool(c.get(1)))
+        .or_else(|| NOW_IS.captures(statement).and_then(|c| tool(c.get(1))));
     (old.is_some() || new.is_some()).then_some(Replacement { new, old })
 }
 
@@ -189,15 +209,16 @@ fn starts_a_word(text: &str, word: &str) -> bool {
     })
 }
 
-/// Whether `text` names `versioned` (`C++20`) with another version.
-fn other_version(text: &str, versioned: &str) -> bool {
+/// Whether `text` names `versioned` (`C++20`, `churn-py311`) with another
+/// version.
+pub(crate) fn other_version(text: &str, versioned: &str) -> bool {
     let Some(c) = VERSIONED.captures(versioned.trim()) else {
         return false;
     };
     let (stem, version) = (&c[1], &c[2]);
     let Ok(re) = Regex::new(&format!(
         r"(?i)(?:^|[^\w+#]){}[\s-]?v?(\d+(?:\.\d+)*)",
-        regex::escape(stem)
+        regex::escape(stem.trim_end())
     )) else {
         return false;
     };
@@ -360,8 +381,8 @@ mod tests {
         assert_eq!(replacement("always run cargo fmt"), None);
         assert_eq!(
             replacement("EPSG:4326 is retired for deliverables"),
-            None,
-            "a preposition is no tool"
+            rep(None, "EPSG:4326"),
+            "the retired value, not the preposition after it"
         );
         assert_eq!(replacement("use the helper instead of it"), None);
     }
@@ -377,6 +398,17 @@ mod tests {
         assert!(states_retired("we target c++17 (old gcc downstream)", &cxx));
         assert!(!states_retired("we target C++20", &cxx));
         assert!(!states_retired("use clang-format", &cxx));
+        let env = replacement("we switched to churn-py311 last week").unwrap();
+        assert!(states_retired("conda run -n churn-py310 pytest", &env));
+        assert_eq!(
+            replacement("The env is churn-py311 now; churn-py310 is deleted."),
+            Some(Replacement {
+                new: Some("churn-py311".into()),
+                old: Some("churn-py310".into())
+            })
+        );
+        let node = replacement("we moved to node 20").unwrap();
+        assert!(states_retired("the project requires node 18", &node));
         assert_eq!(
             settings("ingressClassName: nginx on every ingress"),
             [("ingressClassName".to_string(), "nginx".to_string())]
