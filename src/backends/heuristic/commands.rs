@@ -4,8 +4,8 @@
 
 use super::poison;
 use super::shell::{
-    Purpose, classify, first_operand, is_exploration, is_specific, narrows_tests, program_name,
-    program_words, segments,
+    Purpose, classify, first_operand, is_env_name, is_exploration, is_specific, narrows_tests,
+    program_name, program_words, segments,
 };
 use crate::sources::{Event, Role, ToolCall, is_shell_tool};
 use crate::util::text::one_line;
@@ -488,21 +488,12 @@ fn command_was_the_problem(failed: &ShellRun, fixed: &ShellRun) -> bool {
 fn sets_variables(failed: &str, fixed: &str) -> bool {
     let assignments = |s: &str| -> Vec<String> {
         s.split_whitespace()
-            .filter(|w| w.split_once('=').is_some_and(|(k, _)| is_variable(k)))
+            .filter(|w| w.split_once('=').is_some_and(|(k, _)| is_env_name(k)))
             .map(str::to_string)
             .collect()
     };
     let before = assignments(failed);
     assignments(fixed).iter().any(|a| !before.contains(a))
-}
-
-/// Whether a word is an environment variable's name.
-fn is_variable(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-        && name.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
 /// Whether `fixed` keeps every operand of `failed` and adds at least one flag.

@@ -11,7 +11,7 @@
 
 use super::commands::{ShellRun, Status};
 use super::poison;
-use super::shell::{program_name, program_words, segments};
+use super::shell::{is_env_name, program_name, program_words, segments};
 use super::signals::{Turn, prose};
 use crate::sources::{Event, Role, ToolCall};
 use crate::util::text::one_line;
@@ -323,7 +323,11 @@ fn variable_prefix(runs: &[ShellRun]) -> Option<String> {
                 let Some((name, _)) = word.split_once('=') else {
                     break;
                 };
-                if is_variable_name(name) && !names.iter().any(|n| n == name) {
+                if name.len() >= 3
+                    && name.contains('_')
+                    && is_env_name(name)
+                    && !names.iter().any(|n| n == name)
+                {
                     names.push(name.to_string());
                 }
             }
@@ -347,16 +351,6 @@ fn variable_prefix(runs: &[ShellRun]) -> Option<String> {
         "environment variables use the `{prefix}_` prefix (e.g. `{}`)",
         members[0]
     ))
-}
-
-/// Whether a word is an upper-case environment variable name.
-fn is_variable_name(name: &str) -> bool {
-    name.len() >= 3
-        && name.contains('_')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-        && name.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
 /// Whether a human sentence states a fact about the environment (not a

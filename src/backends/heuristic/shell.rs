@@ -237,6 +237,15 @@ pub(super) fn program_words(seg: &str) -> Vec<String> {
     words
 }
 
+/// Whether a word is an environment variable's name: upper-case letters,
+/// digits and `_`, starting with a letter (`JAVA_HOME`, `CI`).
+pub(super) fn is_env_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
 /// The base name of a program word (`./gradlew` → `gradlew`).
 pub(super) fn program_name(word: &str) -> String {
     let base = word.rsplit('/').next().unwrap_or(word);

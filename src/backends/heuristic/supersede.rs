@@ -6,6 +6,7 @@
 //! once another one took over is replaced too. Both only reach back in time:
 //! what a session said or ran after the replacement stays.
 
+use super::shell::program_words;
 use super::signals::is_stop_word;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -284,21 +285,12 @@ pub(crate) fn rivals_named(text: &str) -> Vec<(usize, &'static str)> {
     out
 }
 
-/// The family of a command: its program, after environment assignments
-/// (`uv run pytest` → `uv`, `./node_modules/.bin/jest` → `jest`).
+/// The family of a command: its program, after environment assignments and
+/// wrappers (`uv run pytest` → `uv`, `./node_modules/.bin/jest` → `jest`,
+/// `timeout 20 npm run dev` → `npm`).
 pub(crate) fn family(command: &str) -> Option<String> {
-    const WRAPPERS: &[&str] = &[
-        "timeout", "sudo", "env", "nice", "time", "nohup", "command", "exec",
-    ];
-    let word = command
-        .split_whitespace()
-        .filter(|w| !w.contains('=') || w.starts_with('-'))
-        .find(|w| {
-            !WRAPPERS.contains(w)
-                && !w.starts_with('-')
-                && !w.chars().all(|c| c.is_ascii_digit() || c == 's')
-        })?;
-    let name = word.rsplit('/').next().unwrap_or(word);
+    let word = program_words(command).into_iter().next()?;
+    let name = word.rsplit('/').next().unwrap_or(&word);
     (!name.is_empty()).then(|| name.to_ascii_lowercase())
 }
 
