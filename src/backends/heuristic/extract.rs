@@ -105,21 +105,21 @@ impl Digest {
             .or_else(|| input.info.git_branch.clone())
             .filter(|b| !b.trim().is_empty());
         let project = facts::project_name(cwd.as_deref());
-        let humans = facts::human_messages(input.events());
+        let events: Vec<&Event> = input.events().collect();
+        let turns = facts::human_turns(events.iter().copied());
+        let humans: Vec<&str> = turns.iter().map(|t| t.text).collect();
         // A sub-agent's "user" is another agent: its words are no human preference.
-        let turns = facts::human_turns(input.events());
         let (preferences, requests) = if input.info.source == "subagent" {
             (Vec::new(), Vec::new())
         } else {
             (signals::preferences(&turns), signals::requests(&turns))
         };
-        let runs = commands::shell_runs(input.events());
-        let files = facts::edited_files(input.events(), cwd.as_deref());
+        let runs = commands::shell_runs(events.iter().copied());
+        let files = facts::edited_files(events.iter().copied(), cwd.as_deref());
         let project_label = project.clone().unwrap_or_else(|| "unknown".to_string());
-        let task = facts::task_name(&humans, input.events())
+        let task = facts::task_name(&humans, events.iter().copied())
             .unwrap_or_else(|| format!("Session in {project_label}"));
         let keywords = facts::keywords(cwd.as_deref(), branch.as_deref(), &files, &runs, &humans);
-        let events: Vec<&Event> = input.events().collect();
         let environment = envfacts::environment_facts(&events, &runs, &turns);
         let fixes = commands::failure_fixes(&runs, &commands::told_commands(&events));
         let updated_secs = if input.session.updated_at > 0 {

@@ -66,19 +66,8 @@ pub(crate) fn is_placeholder(text: &str) -> bool {
     t.is_empty() || (t.starts_with("[REDACTED") && t.ends_with(']') && t.len() < 120)
 }
 
-/// The human messages (placeholders left out), in order.
-pub(crate) fn human_messages<'a>(events: impl Iterator<Item = &'a Event>) -> Vec<&'a str> {
-    events
-        .filter_map(|e| match e {
-            Event::Message(m) if m.role == Role::User && !is_placeholder(&m.text) => {
-                Some(m.text.as_str())
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-/// The human messages, each with the agent's last message before it.
+/// The human messages (placeholders left out), each with the agent's last
+/// message before it, in order.
 pub(crate) fn human_turns<'a>(events: impl Iterator<Item = &'a Event>) -> Vec<Turn<'a>> {
     let mut out = Vec::new();
     let mut before: Option<&str> = None;
