@@ -312,7 +312,9 @@ fn consolidate_locked(
     crate::util::crashpoint::here("consolidate:diff-written");
     let at_start = ws.baseline.store_worktree()?;
     let backup = OutputsBackup::take(root)?;
-    let pins = hand_edits(root, &ws)?;
+    let previous_memory = fs::read_to_string(root.join(MEMORY_MD)).ok();
+    let previous_summary = fs::read_to_string(root.join(MEMORY_SUMMARY_MD)).ok();
+    let pins = hand_edits(&ws, previous_memory.as_deref(), previous_summary.as_deref())?;
     report.hand_edited_lines = pins.len();
     let notes = read_notes(root)?;
     let input = ConsolidationInput {
@@ -320,8 +322,8 @@ fn consolidate_locked(
         selection: &selection,
         changes: &ws.changes,
         diff_file: &diff_file,
-        previous_memory: fs::read_to_string(root.join(MEMORY_MD)).ok(),
-        previous_summary: fs::read_to_string(root.join(MEMORY_SUMMARY_MD)).ok(),
+        previous_memory,
+        previous_summary,
         notes: &notes,
         now,
     };
@@ -358,9 +360,9 @@ fn consolidate_locked(
     Ok(consolidated)
 }
 
-/// The user's hand edits of `MEMORY.md` and `memory_summary.md` since
-/// memkit's last commit (the baseline's HEAD), read before they are replaced.
-fn hand_edits(root: &Path, ws: &Workspace) -> Result<Pins> {
+/// The user's hand edits of `MEMORY.md` and `memory_summary.md` (their
+/// current text given) since memkit's last commit (the baseline's HEAD).
+fn hand_edits(ws: &Workspace, memory: Option<&str>, summary: Option<&str>) -> Result<Pins> {
     let committed = |name: &str| -> Result<Option<String>> {
         let old = ws
             .changes
@@ -374,12 +376,11 @@ fn hand_edits(root: &Path, ws: &Workspace) -> Result<Pins> {
         })
         .transpose()
     };
-    let current = |name: &str| fs::read_to_string(root.join(name)).ok();
     Ok(Pins::collect(
         committed(MEMORY_MD)?.as_deref(),
-        current(MEMORY_MD).as_deref(),
+        memory,
         committed(MEMORY_SUMMARY_MD)?.as_deref(),
-        current(MEMORY_SUMMARY_MD).as_deref(),
+        summary,
     ))
 }
 
