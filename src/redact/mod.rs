@@ -427,9 +427,11 @@ pub(crate) fn replace_bytes<'a>(text: &'a [u8], findings: &[Finding]) -> Cow<'a,
 fn redact_printed(command: &str, output: String) -> String {
     let mut found = Vec::new();
     printed::in_output(command.as_bytes(), output.as_bytes(), &mut found);
-    match found.first() {
-        Some(f) => format!("{}{REDACTED}{}", &output[..f.start], &output[f.end..]),
-        None => output,
+    // Every value it printed: a loop prints several keys.
+    match replace_bytes(output.as_bytes(), &merge(found)) {
+        Cow::Borrowed(_) => output,
+        Cow::Owned(bytes) => String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
     }
 }
 

@@ -337,3 +337,30 @@ fn commands_keys_prose_and_code_secrets() {
         assert_eq!(r(text), text);
     }
 }
+
+#[test]
+fn every_value_a_command_printed_is_redacted_not_only_the_first() {
+    use crate::sources::{Event, ToolCall};
+    let keys = [
+        "9f3c2a7be41d08c6f5a2e9b7d3c1f0a4",
+        "1b8e4d7a2c9f06e3b5d8a1c4f7e2b9d0",
+        "c7a1e5b9d3f2084e6c1a9b5d7f3e2c81",
+    ];
+    let call = ToolCall {
+        call_id: "c".into(),
+        name: "exec_command".into(),
+        input: "for i in 1 2 3; do openssl rand -hex 16; done".into(),
+        output: Some(keys.join("\n")),
+        exit_code: Some(0),
+        failed: false,
+        at: None,
+        line: 1,
+    };
+    let Event::ToolCall(c) = redact_event(Event::ToolCall(call)) else {
+        unreachable!()
+    };
+    let output = c.output.unwrap();
+    for key in keys {
+        assert!(!output.contains(key), "{key} survived: {output}");
+    }
+}
