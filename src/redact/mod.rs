@@ -306,7 +306,7 @@ pub fn find_secrets_after(
     let scanner = &*SCANNER;
     let mut found = Vec::new();
     let mut next = pending.filter(|&PendingOutput(kind)| {
-        printed::output_secret(text, 0, text.len().min(600), kind, &mut found)
+        printed::output_secret(text, 0, text.len().min(printed::WINDOW), kind, &mut found)
     });
     scanner.scan(text, |start, end, action| match action {
         Action::Printed(i) => {
@@ -336,13 +336,8 @@ fn also_elsewhere(text: &[u8], found: &mut Vec<Finding>) {
             continue;
         }
         let bounded = |s: usize, e: usize| {
-            (s == 0
-                || !text[s - 1].is_ascii_alphanumeric()
-                || !secret[0].is_ascii_alphanumeric()
-                || lex::after_escape(text, s))
-                && (e == text.len()
-                    || !text[e].is_ascii_alphanumeric()
-                    || !secret[secret.len() - 1].is_ascii_alphanumeric())
+            (lex::starts_word(text, s) || !lex::alnum(secret[0]))
+                && (lex::ends_word(text, e) || !lex::alnum(secret[secret.len() - 1]))
         };
         for at in memchr::memmem::find_iter(text, secret) {
             if at != start && bounded(at, at + secret.len()) {

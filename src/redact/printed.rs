@@ -69,7 +69,7 @@ pub(super) const TRIGGERS: &[(&str, Printed)] = &[
 ];
 
 /// How far after the command its output is looked for.
-const WINDOW: usize = 600;
+pub(super) const WINDOW: usize = 600;
 
 /// How far after the command a JSON record's output field is looked for
 /// (Claude Code's tool result follows a long assistant record).
