@@ -501,16 +501,7 @@ fn value_after(
 ) -> Option<(Value, Sep)> {
     // `<password>value</password>` (XML and HTML config).
     if name_start > 0 && text[name_start - 1] == b'<' && text.get(name_end) == Some(&b'>') {
-        let start = name_end + 1;
-        let end = run(text, start, 512, |b| b != b'<' && b != b'\n');
-        return (end > start && text[end..].starts_with(b"</")).then_some((
-            Value {
-                start,
-                end,
-                quoted: true,
-            },
-            Sep::Tight,
-        ));
+        return super::pairs::element_text(text, name_end + 1).map(|v| (v, Sep::Tight));
     }
     let mut i = name_end;
     let slashes = run(text, i, 8, |b| b == b'\\') - i;

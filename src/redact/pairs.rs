@@ -136,7 +136,7 @@ fn value_after_field(text: &[u8], i: usize) -> Option<Value> {
 }
 
 /// `…</` after `start`: an element's text on one line.
-fn element_text(text: &[u8], start: usize) -> Option<Value> {
+pub(super) fn element_text(text: &[u8], start: usize) -> Option<Value> {
     let end = run(text, start, 512, |b| b != b'<' && b != b'\n');
     (end > start && text[end..].starts_with(b"</")).then_some(Value {
         start,
