@@ -78,8 +78,17 @@ pub fn run(ctx: &Ctx, args: &DiffArgs) -> Result<i32> {
         let text = unified(&ws.baseline, &ws.changes)?;
         crate::ui::write_stdout(format_args!("{text}"));
     }
-    let baseline = ws.baseline.head_short()?.unwrap_or_default();
-    for c in ws.changes.iter().filter(|c| is_pinned_output(&c.path)) {
+    let edited: Vec<_> = ws
+        .changes
+        .iter()
+        .filter(|c| is_pinned_output(&c.path))
+        .collect();
+    let baseline = if edited.is_empty() {
+        String::new()
+    } else {
+        ws.baseline.head_short()?.unwrap_or_default()
+    };
+    for c in edited {
         ui::info(format!(
             "{}: edited by you since memkit's commit {baseline}; the next consolidation keeps your lines (under \"{}\")",
             c.path,
