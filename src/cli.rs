@@ -134,6 +134,51 @@ Exit codes: 0 when the input was redacted (finding secrets is not an error), 1 o
 with --jsonl, a line that is not a JSON object with a string \"text\" field, 2 on a usage error."
     )]
     Redact(RedactArgs),
+    /// Search the memory (full text with developer synonyms; the current project first).
+    #[command(
+        long_about = "Search the memory folder: every MEMORY.md task and bullet, summary bullet, \
+rollout summary, raw memory, note and skill is indexed in memkit's database (SQLite FTS5, Porter \
+stemming, BM25 ranking). Query words are stemmed and widened by a built-in vocabulary of developer \
+synonyms (deploy/release/ship, test/spec/pytest, lint/check, format/fmt, …), so a question need \
+not use the memory's words. Hits in the current project (--project, default the current \
+directory) come first. Each hit shows file:first-last line, project, date, session and a snippet \
+with the matched words in **. The index is brought up to date before every search (only changed \
+files are read); --reindex rebuilds it from scratch.\n\n\
+Exit codes: 0 with or without hits (no hits prints a line saying so), 1 when the database or the \
+memory folder cannot be read, 2 on a usage error."
+    )]
+    Search(SearchArgs),
+    /// Serve the memory tools to agents over MCP on stdin/stdout (search, get, list, add, delete).
+    #[command(
+        long_about = "Serve memkit's memory to agents as a Model Context Protocol server on \
+stdin/stdout (JSON-RPC, one message per line). Tools: search_memories (the same search as \
+`memkit search`), get_memory (lines of a memory file, by file:first-last or a hit's id), \
+list_memories (projects and their sections, notes, skills), add_memory (a note, searchable at \
+once and folded in at the next consolidation) and delete_memory (a note, or forget a session). \
+Agents start it themselves: `memkit install codex --mcp` / `memkit install claude --mcp` register \
+it. Logs go to stderr; the server runs until stdin closes."
+    )]
+    Mcp,
+}
+
+/// `memkit search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What to look for: a question or keywords (several arguments are joined).
+    #[arg(value_name = "QUERY", required_unless_present = "reindex")]
+    pub query: Vec<String>,
+    /// The project whose hits rank first (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// At most this many hits.
+    #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub limit: u32,
+    /// Also search the sessions' transcripts (redacted and compacted; indexed on first use).
+    #[arg(long)]
+    pub sessions: bool,
+    /// Rebuild the index from the memory folder before searching (or alone, without a query).
+    #[arg(long)]
+    pub reindex: bool,
 }
 
 /// Agents whose read path memkit installs.

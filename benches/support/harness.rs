@@ -386,7 +386,7 @@ fn sync_diff(opts: &Options) -> Row {
     let home = opts.work.join("sync-home");
     let _ = std::fs::remove_dir_all(&home);
     let cfg = config(&home, "max_raw_memories_for_consolidation = 4096\n");
-    let store = Store::open(&cfg.db_path()).unwrap();
+    let mut store = Store::open(&cfg.db_path()).unwrap();
     let now = memkit::util::time::now_secs();
     {
         let tx = store.conn().unchecked_transaction().unwrap();
@@ -408,7 +408,7 @@ fn sync_diff(opts: &Options) -> Row {
         tx.commit().unwrap();
     }
     let (_, ours) = time(|| {
-        memkit::stages::sync::run(&cfg, &store, now, false).unwrap();
+        memkit::stages::sync::run(&cfg, &mut store, now, false).unwrap();
         let ws = memkit::stages::diff::inspect(&cfg.memory_root).unwrap();
         memkit::stages::diff::write_diff_file(&cfg.memory_root, &ws).unwrap();
         assert!(ws.changes.len() >= opts.outputs);

@@ -14,7 +14,7 @@ use crate::util::time::{now_secs, when};
 pub fn run(ctx: &Ctx, args: &ConsolidateArgs) -> Result<i32> {
     let mut store = ctx.store()?;
     if args.dry_run {
-        return dry_run(ctx, &store, args);
+        return dry_run(ctx, &mut store, args);
     }
     let opts = ConsolidateOptions {
         backend: args.backend.map(|b| b.kind()),
@@ -28,7 +28,7 @@ pub fn run(ctx: &Ctx, args: &ConsolidateArgs) -> Result<i32> {
     Ok(0)
 }
 
-fn dry_run(ctx: &Ctx, store: &crate::store::Store, args: &ConsolidateArgs) -> Result<i32> {
+fn dry_run(ctx: &Ctx, store: &mut crate::store::Store, args: &ConsolidateArgs) -> Result<i32> {
     let (plan, _) = crate::stages::sync::run(&ctx.cfg, store, now_secs(), true)?;
     let root = &ctx.cfg.memory_root;
     let (pending, baseline) = if root.join(".git").is_dir() {

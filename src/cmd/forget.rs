@@ -3,8 +3,8 @@
 use super::Ctx;
 use crate::cli::ForgetArgs;
 use crate::error::Result;
+use crate::store::forget::{Forgotten, forget};
 use crate::store::threads::{self, ThreadRow};
-use crate::store::{jobs, stage1};
 use crate::ui;
 use crate::util::time::now_secs;
 use std::path::Path;
@@ -34,13 +34,10 @@ pub fn run(ctx: &Ctx, args: &ForgetArgs) -> Result<i32> {
     chosen.sort_by(|a, b| a.id.cmp(&b.id));
     chosen.dedup_by(|a, b| a.id == b.id);
     let ids: Vec<String> = chosen.iter().map(|t| t.id.clone()).collect();
-    let tx = store.conn_mut().transaction()?;
-    let (deleted, was_selected) = stage1::delete_outputs(&tx, &ids)?;
-    let marked = threads::set_forgotten(&tx, &ids, now_secs())?;
-    if was_selected {
-        jobs::enqueue_phase2(&tx, now_secs())?;
-    }
-    tx.commit()?;
+    let Forgotten {
+        marked,
+        outputs_deleted: deleted,
+    } = forget(store.conn_mut(), &ids, now_secs())?;
     if ctx.json {
         ui::json_line(&serde_json::json!({"forgotten": ids, "outputs_deleted": deleted}));
     } else {

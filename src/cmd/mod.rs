@@ -8,12 +8,14 @@ mod extract;
 mod forget;
 mod inject;
 mod install;
+mod mcp;
 mod note;
 mod prune;
 mod redact;
 mod reset;
 mod run;
 mod scan;
+mod search;
 mod sessions;
 mod show_session;
 mod status;
@@ -110,6 +112,8 @@ fn uses_memory_folder(command: &Command) -> bool {
             | Command::Reset(_)
             | Command::Run(_)
             | Command::Install(_)
+            | Command::Search(_)
+            | Command::Mcp
     )
 }
 
@@ -143,5 +147,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Install(args) => install::install(&ctx, &args),
         Command::Uninstall(args) => install::uninstall(&ctx, &args),
         Command::Redact(args) => redact::run(&ctx, &args),
+        Command::Search(args) => search::run(&ctx, &args),
+        Command::Mcp => mcp::run(&ctx),
     }
 }

@@ -9,6 +9,7 @@ use crate::error::Result;
 use crate::readpath::citations::{Citation, parse_citations};
 use crate::sources::{Event, ReadOptions, Role, Tool, stream_session};
 use crate::store::{Store, threads, usage};
+use crate::util::hash::{FNV_OFFSET, fnv1a};
 use crate::util::ids::is_uuid;
 use serde::Serialize;
 use std::path::Path;
@@ -165,13 +166,4 @@ pub fn import_reader(
     let key = format!("stdin:{hash:016x}");
     report.reply(store, &key, 0, now, parse_citations(&text), now)?;
     Ok(report)
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// FNV-1a, 64 bit, continued over `bytes`: a stable content key (not a security hash).
-fn fnv1a(start: u64, bytes: &[u8]) -> u64 {
-    bytes.iter().fold(start, |h, b| {
-        (h ^ *b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }

@@ -84,6 +84,9 @@ pub struct ConsolidateReport {
     /// The agents' read paths brought up to date afterwards (installed ones only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub read_paths: Vec<crate::agents::Refreshed>,
+    /// What updating the search index afterwards did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_index: Option<crate::search::IndexReport>,
 }
 
 impl crate::stages::StageOutcome for ConsolidateReport {
@@ -249,6 +252,7 @@ pub fn run(
                 ));
             }
             report.read_paths = crate::agents::refresh_installed(cfg, store, now);
+            report.search_index = crate::search::refresh_after_stage(store, &cfg.memory_root);
             Ok(report)
         }
         Err(e) => {
@@ -289,7 +293,7 @@ fn config_changed_since_failure(cfg: &Config, store: &Store) -> Result<bool> {
 /// The work done while holding the lease; returns the consolidated snapshots.
 fn consolidate_locked(
     cfg: &Config,
-    store: &Store,
+    store: &mut Store,
     backend: &dyn Consolidator,
     opts: &ConsolidateOptions,
     report: &mut ConsolidateReport,

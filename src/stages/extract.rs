@@ -355,7 +355,8 @@ fn explicit_session(store: &mut Store, opts: &ExtractOptions) -> Result<Option<T
     Ok(Some(index_file(store, &path, tool)?))
 }
 
-fn session_ref(row: &ThreadRow) -> SessionRef {
+/// The model-input reference of a catalogued session.
+pub fn session_ref(row: &ThreadRow) -> SessionRef {
     SessionRef {
         thread_id: row.id.clone(),
         tool: Tool::parse(&row.tool).unwrap_or(Tool::Codex),

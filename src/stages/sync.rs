@@ -37,6 +37,9 @@ pub struct SyncReport {
     pub symlinks_removed: usize,
     /// Whether `extensions/ad_hoc/instructions.md` was created.
     pub instructions_seeded: bool,
+    /// What updating the search index did (not with `--dry-run`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_index: Option<crate::search::IndexReport>,
 }
 
 impl SyncReport {
@@ -64,6 +67,8 @@ impl crate::stages::StageOutcome for SyncReport {
             "raw_memories_changed": self.raw_memories_changed,
             "resources_pruned": self.resources_pruned.len(),
             "symlinks_removed": self.symlinks_removed,
+            "search_units_added": self.search_index.as_ref().map(|r| r.units_added),
+            "search_units_removed": self.search_index.as_ref().map(|r| r.units_removed),
         })
     }
 }
@@ -82,7 +87,7 @@ fn rel(root: &Path, path: &Path) -> String {
 /// Runs sync (or plans it, with `dry_run`); returns the report and the selection.
 pub fn run(
     cfg: &Config,
-    store: &Store,
+    store: &mut Store,
     now: i64,
     dry_run: bool,
 ) -> Result<(SyncReport, Vec<SelectedOutput>)> {
@@ -167,5 +172,8 @@ pub fn run(
         }
     }
     report.resources_pruned = old.iter().map(|p| rel(root, p)).collect();
+    if !dry_run {
+        report.search_index = crate::search::refresh_after_stage(store, root);
+    }
     Ok((report, selection))
 }

@@ -146,6 +146,62 @@ const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE runs ADD COLUMN worker TEXT;
     "#,
+    // 7: the search index. `search_units` holds every memory unit (text as
+    // in the file, `body` as indexed); `search_fts` indexes it (external
+    // content, kept by triggers); `search_files` says which file version the
+    // units came from; `search_vectors` caches embeddings by content key;
+    // `session_fts` holds the compacted transcripts `search --sessions` reads.
+    r#"
+    CREATE TABLE search_units (
+        id          INTEGER PRIMARY KEY,
+        file        TEXT NOT NULL,
+        line_start  INTEGER NOT NULL,
+        line_end    INTEGER NOT NULL,
+        kind        TEXT NOT NULL,
+        project     TEXT,
+        sessions    TEXT NOT NULL DEFAULT '',
+        date        INTEGER,
+        key         TEXT NOT NULL,
+        text        TEXT NOT NULL,
+        body        TEXT NOT NULL,
+        context     TEXT NOT NULL
+    );
+    CREATE INDEX idx_search_units_file ON search_units(file);
+    CREATE VIRTUAL TABLE search_fts USING fts5(
+        body, context,
+        content = 'search_units', content_rowid = 'id',
+        tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER search_units_insert AFTER INSERT ON search_units BEGIN
+        INSERT INTO search_fts(rowid, body, context) VALUES (new.id, new.body, new.context);
+    END;
+    CREATE TRIGGER search_units_delete AFTER DELETE ON search_units BEGIN
+        INSERT INTO search_fts(search_fts, rowid, body, context)
+            VALUES ('delete', old.id, old.body, old.context);
+    END;
+    CREATE TABLE search_files (
+        file      TEXT PRIMARY KEY,
+        size      INTEGER NOT NULL,
+        mtime_ns  INTEGER NOT NULL,
+        key       TEXT NOT NULL
+    );
+    CREATE TABLE search_vectors (
+        key     TEXT NOT NULL,
+        model   TEXT NOT NULL,
+        vector  BLOB NOT NULL,
+        PRIMARY KEY (key, model)
+    );
+    CREATE VIRTUAL TABLE session_fts USING fts5(
+        body, thread_id UNINDEXED, project UNINDEXED, date UNINDEXED,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+    CREATE TABLE session_index (
+        thread_id      TEXT PRIMARY KEY,
+        file_size      INTEGER NOT NULL,
+        file_mtime_ns  INTEGER NOT NULL,
+        fts_rowid      INTEGER
+    );
+    "#,
 ];
 
 /// The schema version this build writes.

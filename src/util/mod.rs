@@ -1,7 +1,8 @@
-//! Small helpers shared by every module: time, ids, text cutting and atomic files.
+//! Small helpers shared by every module: time, ids, hashing, text cutting and atomic files.
 
 pub mod crashpoint;
 pub mod fsx;
+pub mod hash;
 pub mod ids;
 pub mod process;
 pub mod text;

@@ -1,0 +1,229 @@
+//! Keeping the search index current with the memory folder.
+//!
+//! A file whose size and modification time match what was indexed is not
+//! read; a changed file is split again and only its changed units are
+//! re-indexed (a unit whose text, context and project are the same keeps its
+//! row and only has its line range updated). Everything indexed has passed
+//! the redactor first, so a secret in a hand edit never reaches the index.
+
+use super::units::{self, Unit};
+use crate::error::Result;
+use crate::memory::layout::is_foreign_entry;
+use crate::util::fsx::is_temp_file;
+use crate::util::hash::key_of;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::fs;
+use std::path::Path;
+
+/// Largest memory file indexed, bytes (the layout's files are far smaller).
+const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What one refresh of the index did.
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct IndexReport {
+    /// Memory files read again because they changed (or were new).
+    pub files_read: usize,
+    /// Files whose units were dropped because the file is gone.
+    pub files_removed: usize,
+    /// Units added to the index.
+    pub units_added: usize,
+    /// Units removed from the index.
+    pub units_removed: usize,
+    /// Units that stayed and only moved.
+    pub units_kept: usize,
+}
+
+impl IndexReport {
+    /// Whether the index changed.
+    pub fn changed(&self) -> bool {
+        self.units_added + self.units_removed + self.files_removed > 0
+    }
+}
+
+/// A memory file found on disk, with the stat fields the index compares.
+struct Found {
+    rel: String,
+    size: i64,
+    mtime_ns: i64,
+}
+
+/// Brings the index up to date with the memory folder at `root`.
+pub fn refresh(conn: &mut Connection, root: &Path) -> Result<IndexReport> {
+    let mut found = Vec::new();
+    walk(root, root, &mut found);
+    let tx = conn.transaction()?;
+    let mut report = IndexReport::default();
+    let known: HashMap<String, (i64, i64)> = {
+        let mut stmt = tx.prepare("SELECT file, size, mtime_ns FROM search_files")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    for file in &found {
+        if known.get(&file.rel) == Some(&(file.size, file.mtime_ns)) {
+            continue;
+        }
+        let path = root.join(&file.rel);
+        let Ok(bytes) = fs::read(&path) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let key = key_of(&[&text]);
+        let same_content: bool = tx
+            .query_row(
+                "SELECT key FROM search_files WHERE file = ?1",
+                [&file.rel],
+                |r| r.get::<_, String>(0),
+            )
+            .optional()?
+            .is_some_and(|k| k == key);
+        if !same_content {
+            report.files_read += 1;
+            let clean = crate::redact::redact(&text);
+            replace_units(&tx, &file.rel, units::split(&file.rel, &clean), &mut report)?;
+        }
+        tx.execute(
+            "INSERT INTO search_files (file, size, mtime_ns, key) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT(file) DO UPDATE SET size = ?2, mtime_ns = ?3, key = ?4",
+            params![file.rel, file.size, file.mtime_ns, key],
+        )?;
+    }
+    let present: std::collections::HashSet<&str> = found.iter().map(|f| f.rel.as_str()).collect();
+    for gone in known.keys().filter(|k| !present.contains(k.as_str())) {
+        report.files_removed += 1;
+        report.units_removed += tx.execute("DELETE FROM search_units WHERE file = ?1", [gone])?;
+        tx.execute("DELETE FROM search_files WHERE file = ?1", [gone])?;
+    }
+    tx.commit()?;
+    Ok(report)
+}
+
+/// Drops the whole index (units, files, cached vectors stay) so the next
+/// refresh reads every file again.
+pub fn clear(conn: &Connection) -> Result<()> {
+    conn.execute_batch(
+        "DELETE FROM search_units; DELETE FROM search_files;
+         INSERT INTO search_fts(search_fts) VALUES ('rebuild');",
+    )?;
+    Ok(())
+}
+
+/// The key that says whether a unit changed in a way the index sees.
+fn unit_key(u: &Unit) -> String {
+    key_of(&[
+        u.kind,
+        u.project.as_deref().unwrap_or(""),
+        &u.context,
+        &u.text,
+    ])
+}
+
+/// Replaces the units of `file` with `units`, keeping rows that did not change.
+fn replace_units(
+    tx: &Connection,
+    file: &str,
+    units: Vec<Unit>,
+    report: &mut IndexReport,
+) -> Result<()> {
+    let mut old: HashMap<String, Vec<i64>> = HashMap::new();
+    {
+        let mut stmt = tx.prepare("SELECT id, key FROM search_units WHERE file = ?1")?;
+        let rows = stmt.query_map([file], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        })?;
+        for row in rows {
+            let (id, key) = row?;
+            old.entry(key).or_default().push(id);
+        }
+    }
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO search_units
+             (file, line_start, line_end, kind, project, sessions, date, key, text, body, context)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?;
+    let mut moved = tx.prepare_cached(
+        "UPDATE search_units SET line_start = ?2, line_end = ?3, sessions = ?4, date = ?5
+         WHERE id = ?1",
+    )?;
+    for unit in units {
+        let key = unit_key(&unit);
+        let sessions = unit.sessions.join(" ");
+        if let Some(id) = old.get_mut(&key).and_then(Vec::pop) {
+            moved.execute(params![
+                id,
+                unit.line_start as i64,
+                unit.line_end as i64,
+                sessions,
+                unit.date
+            ])?;
+            report.units_kept += 1;
+            continue;
+        }
+        insert.execute(params![
+            file,
+            unit.line_start as i64,
+            unit.line_end as i64,
+            unit.kind,
+            unit.project,
+            sessions,
+            unit.date,
+            key,
+            unit.text,
+            super::query::indexed_body(&unit.text),
+            unit.context,
+        ])?;
+        report.units_added += 1;
+    }
+    let mut delete = tx.prepare_cached("DELETE FROM search_units WHERE id = ?1")?;
+    for id in old.into_values().flatten() {
+        delete.execute([id])?;
+        report.units_removed += 1;
+    }
+    Ok(())
+}
+
+/// Collects the indexed memory files under `dir`: regular files only (a
+/// symbolic link is never followed), no repositories, no temp files.
+fn walk(root: &Path, dir: &Path, out: &mut Vec<Found>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if is_foreign_entry(root, &path, meta.is_dir()) {
+            continue;
+        }
+        if meta.is_dir() {
+            walk(root, &path, out);
+            continue;
+        }
+        let name = entry.file_name();
+        if !meta.is_file() || meta.len() > MAX_FILE_BYTES || is_temp_file(&name.to_string_lossy()) {
+            continue;
+        }
+        let Ok(rel) = path.strip_prefix(root) else {
+            continue;
+        };
+        let rel = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        if !units::is_indexed(&rel) {
+            continue;
+        }
+        let mtime_ns = meta
+            .modified()
+            .map(crate::util::time::system_time_nanos)
+            .unwrap_or(0);
+        out.push(Found {
+            rel,
+            size: meta.len() as i64,
+            mtime_ns,
+        });
+    }
+}

@@ -1,0 +1,379 @@
+//! Search over the memory: an SQLite FTS5 index (Porter stemming, BM25) of
+//! every memory unit, widened by a vocabulary of developer synonyms, ranked
+//! with the current project's hits first; optionally fused with embedding
+//! similarity; optionally over the sessions' transcripts too.
+//!
+//! `memkit search` and the MCP server's `search_memories` both call
+//! [`search`]; `sync` and `consolidate` keep the index current with
+//! [`refresh`].
+
+pub mod index;
+pub mod query;
+pub mod sessions;
+pub mod units;
+pub mod vocabulary;
+
+use crate::error::Result;
+use crate::store::Store;
+use rusqlite::{Connection, OptionalExtension};
+use serde::Serialize;
+use std::path::Path;
+
+pub use index::{IndexReport, refresh};
+
+/// What to search for.
+#[derive(Debug, Clone, Default)]
+pub struct SearchOptions {
+    /// The question or keywords.
+    pub query: String,
+    /// The current project: its hits rank first (a directory; a unit's
+    /// project matches when it is that directory or one above it).
+    pub project: Option<String>,
+    /// At most this many hits.
+    pub limit: usize,
+    /// Also search the sessions' transcripts.
+    pub sessions: bool,
+}
+
+/// One hit.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    /// `memory` (a unit of the memory folder) or `session` (a transcript).
+    pub source: &'static str,
+    /// The unit's id (`get_memory` reads it back); `None` for a session.
+    pub id: Option<i64>,
+    /// The file, relative to the memory folder; for a session, its file.
+    pub file: String,
+    /// First line (0 for a session).
+    pub line_start: usize,
+    /// Last line (0 for a session).
+    pub line_end: usize,
+    /// `task`, `bullet`, `paragraph`, `note`, `skill`, or `session`.
+    pub kind: String,
+    /// The project (session cwd) the hit belongs to.
+    pub project: Option<String>,
+    /// Sessions the hit came from.
+    pub sessions: Vec<String>,
+    /// When its newest session was updated (Unix seconds).
+    pub date: Option<i64>,
+    /// The text around the matches, matched words in `**`.
+    pub snippet: String,
+    /// The unit's whole text (empty for a session).
+    pub text: String,
+    /// Higher is better; comparable only within one search.
+    pub score: f64,
+    /// Whether the hit is in the current project.
+    pub in_project: bool,
+}
+
+impl Hit {
+    /// The hit as one JSON object (`memkit search --json`, the MCP tool);
+    /// dates as RFC 3339.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "source": self.source,
+            "id": self.id,
+            "location": self.location(),
+            "file": self.file,
+            "line_start": self.line_start,
+            "line_end": self.line_end,
+            "kind": self.kind,
+            "project": self.project,
+            "in_project": self.in_project,
+            "sessions": self.sessions,
+            "date": self.date.map(crate::util::time::rfc3339),
+            "score": (self.score * 1000.0).round() / 1000.0,
+            "snippet": self.snippet,
+            "text": self.text,
+        })
+    }
+
+    /// `file:start-end` (the file alone for a session).
+    pub fn location(&self) -> String {
+        if self.line_start == 0 {
+            self.file.clone()
+        } else {
+            format!("{}:{}-{}", self.file, self.line_start, self.line_end)
+        }
+    }
+}
+
+/// What a search found, and what keeping the index current did first.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SearchResult {
+    /// Ranked hits, best first.
+    pub hits: Vec<Hit>,
+    /// The index refresh done before searching.
+    pub index: IndexReport,
+    /// The lazy transcript-index update (with `sessions`).
+    pub sessions_index: Option<sessions::SessionIndexReport>,
+}
+
+/// Brings the index up to date after a stage changed the memory folder. A
+/// failure is a warning, never the stage's failure: every search refreshes
+/// the index again before it answers.
+pub fn refresh_after_stage(store: &mut Store, root: &Path) -> Option<IndexReport> {
+    match refresh(store.conn_mut(), root) {
+        Ok(report) => Some(report),
+        Err(e) => {
+            crate::ui::warn(format!("search index not updated: {e}"));
+            None
+        }
+    }
+}
+
+/// Searches the memory folder at `root` (refreshing the index first).
+pub fn search(store: &mut Store, root: &Path, opts: &SearchOptions) -> Result<SearchResult> {
+    let index = refresh(store.conn_mut(), root)?;
+    let sessions_index = if opts.sessions {
+        Some(sessions::refresh(store.conn_mut())?)
+    } else {
+        None
+    };
+    let conn = store.conn();
+    let groups = query::groups(&opts.query);
+    let mut hits = Vec::new();
+    for ranked in query::rank(conn, &groups)? {
+        if let Some(mut hit) = unit_hit(conn, ranked.id)? {
+            hit.score = ranked.score;
+            hit.snippet = ranked.snippet;
+            hits.push(hit);
+        }
+    }
+    if opts.sessions {
+        let found = sessions::search(conn, &groups, opts.limit.max(1))?;
+        let best = found.first().map_or(-1.0, |h| h.bm25.min(-1e-9));
+        for s in found {
+            hits.push(Hit {
+                source: "session",
+                id: None,
+                file: rollout_path(conn, &s.thread_id)?.unwrap_or_default(),
+                line_start: 0,
+                line_end: 0,
+                kind: "session".into(),
+                project: s.project,
+                sessions: vec![s.thread_id],
+                date: Some(s.date),
+                snippet: s.snippet,
+                text: String::new(),
+                // A transcript ranks below a memory unit that answers as well.
+                score: 0.9 * (s.bm25 / best),
+                in_project: false,
+            });
+        }
+    }
+    for hit in &mut hits {
+        hit.in_project = opts
+            .project
+            .as_deref()
+            .zip(hit.project.as_deref())
+            .is_some_and(|(current, project)| within(current, project));
+        hit.score *= file_prior(&hit.file);
+    }
+    let mut hits = rerank(hits);
+    hits.truncate(opts.limit);
+    Ok(SearchResult {
+        hits,
+        index,
+        sessions_index,
+    })
+}
+
+/// How much a hit in `file` is worth next to an equal one elsewhere: the
+/// consolidated handbook, summary, notes and skills are the memory; rollout
+/// summaries and raw memories are its sources, and say the same things at
+/// more length.
+fn file_prior(file: &str) -> f64 {
+    if file.starts_with(crate::memory::ROLLOUT_SUMMARIES_DIR) {
+        0.85
+    } else if file == crate::memory::RAW_MEMORIES_MD {
+        0.8
+    } else {
+        1.0
+    }
+}
+
+/// Orders hits best first with the current project's hits ahead, keeps one
+/// hit per fact (the same bullet is in the handbook, the summary and the
+/// session's recap: the best-ranked copy stays), and spreads the rest over
+/// projects (each further hit of a project already listed counts a little
+/// less), so a question asked outside any project sees every project's answer.
+fn rerank(mut hits: Vec<Hit>) -> Vec<Hit> {
+    hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let mut seen = std::collections::HashSet::new();
+    hits.retain(|h| h.source != "memory" || seen.insert(fact_key(h)));
+    let mut per_project: std::collections::HashMap<Option<String>, i32> = Default::default();
+    for hit in &mut hits {
+        if hit.in_project {
+            continue;
+        }
+        let n = per_project.entry(hit.project.clone()).or_default();
+        hit.score *= 0.85f64.powi(*n);
+        *n += 1;
+    }
+    hits.sort_by(|a, b| {
+        b.in_project
+            .cmp(&a.in_project)
+            .then(b.score.total_cmp(&a.score))
+    });
+    hits
+}
+
+/// What makes two hits the same fact: their words, without the list marker,
+/// the handbook's provenance and the project's own name (the summary drops
+/// "in <project>").
+fn fact_key(hit: &Hit) -> String {
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let name = words(
+        hit.project
+            .as_deref()
+            .and_then(|p| p.rsplit('/').next())
+            .unwrap_or(""),
+    );
+    words(&query::indexed_body(&hit.text))
+        .into_iter()
+        .filter(|w| !name.contains(w) && w != "in")
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether `dir` is `project` or a folder inside it.
+fn within(dir: &str, project: &str) -> bool {
+    let project = project.trim_end_matches('/');
+    dir == project
+        || dir
+            .strip_prefix(project)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// What the memory holds, from the index: projects with their handbook
+/// task sections, notes and skills.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    /// Projects in the order of their first unit (`None`: not about one project).
+    pub projects: Vec<ProjectListing>,
+    /// Note files (relative paths).
+    pub notes: Vec<String>,
+    /// Skill files (relative paths).
+    pub skills: Vec<String>,
+}
+
+/// One project in a [`Listing`].
+#[derive(Debug, Clone, Default)]
+pub struct ProjectListing {
+    /// The project directory.
+    pub project: Option<String>,
+    /// Units indexed for it.
+    pub units: usize,
+    /// Its `MEMORY.md` task sections.
+    pub sections: Vec<Section>,
+}
+
+/// A `MEMORY.md` task section.
+#[derive(Debug, Clone)]
+pub struct Section {
+    /// The task's title.
+    pub title: String,
+    /// The file (`MEMORY.md`).
+    pub file: String,
+    /// First line.
+    pub start: usize,
+    /// Last line.
+    pub end: usize,
+}
+
+/// Lists the indexed memory (see [`Listing`]).
+pub fn listing(conn: &Connection) -> Result<Listing> {
+    let mut out = Listing::default();
+    let mut stmt = conn
+        .prepare("SELECT project, count(*) FROM search_units GROUP BY project ORDER BY min(id)")?;
+    let rows = stmt.query_map([], |r| {
+        Ok((r.get::<_, Option<String>>(0)?, r.get::<_, i64>(1)?))
+    })?;
+    for row in rows {
+        let (project, units) = row?;
+        out.projects.push(ProjectListing {
+            project,
+            units: units as usize,
+            sections: Vec::new(),
+        });
+    }
+    let mut stmt = conn.prepare(
+        "SELECT project, text, file, line_start, line_end FROM search_units
+         WHERE kind = 'task' ORDER BY file, line_start",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, Option<String>>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, i64>(3)?,
+            r.get::<_, i64>(4)?,
+        ))
+    })?;
+    for row in rows {
+        let (project, text, file, start, end) = row?;
+        let title = text.lines().next().unwrap_or_default().to_string();
+        if let Some(p) = out.projects.iter_mut().find(|p| p.project == project) {
+            p.sections.push(Section {
+                title,
+                file,
+                start: start as usize,
+                end: end as usize,
+            });
+        }
+    }
+    for (kind, list) in [("note", &mut out.notes), ("skill", &mut out.skills)] {
+        let mut stmt = conn.prepare(
+            "SELECT DISTINCT file FROM search_units WHERE kind = ?1
+                 OR (?1 = 'skill' AND file LIKE 'skills/%') ORDER BY file",
+        )?;
+        let files = stmt.query_map([kind], |r| r.get::<_, String>(0))?;
+        *list = files.collect::<rusqlite::Result<_>>()?;
+    }
+    Ok(out)
+}
+
+/// The indexed unit with row id `id`.
+pub fn unit_hit(conn: &Connection, id: i64) -> Result<Option<Hit>> {
+    Ok(conn
+        .query_row(
+            "SELECT file, line_start, line_end, kind, project, sessions, date, text
+             FROM search_units WHERE id = ?1",
+            [id],
+            |r| {
+                let sessions: String = r.get(5)?;
+                Ok(Hit {
+                    source: "memory",
+                    id: Some(id),
+                    file: r.get(0)?,
+                    line_start: r.get::<_, i64>(1)? as usize,
+                    line_end: r.get::<_, i64>(2)? as usize,
+                    kind: r.get(3)?,
+                    project: r.get(4)?,
+                    sessions: sessions.split_whitespace().map(str::to_string).collect(),
+                    date: r.get(6)?,
+                    snippet: String::new(),
+                    text: r.get(7)?,
+                    score: 0.0,
+                    in_project: false,
+                })
+            },
+        )
+        .optional()?)
+}
+
+fn rollout_path(conn: &Connection, thread_id: &str) -> Result<Option<String>> {
+    Ok(conn
+        .query_row(
+            "SELECT rollout_path FROM threads WHERE id = ?1",
+            [thread_id],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
