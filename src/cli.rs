@@ -212,6 +212,11 @@ pub struct InstallArgs {
     /// Print the change as a diff; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Also register `memkit mcp` as the agent's MCP server, so it can call search_memories and
+    /// the other memory tools (codex: [mcp_servers.memkit] in $CODEX_HOME/config.toml; claude:
+    /// mcpServers.memkit in ~/.claude.json). `uninstall` always removes the registration.
+    #[arg(long)]
+    pub mcp: bool,
 }
 
 /// `memkit doctor`.

@@ -340,3 +340,57 @@ fn without_home_only_the_gemini_read_path_is_unknown() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn install_mcp_registers_the_server_with_codex_and_claude_and_uninstall_removes_it() {
+    let env = TestEnv::new();
+    let codex_config = env.codex_home.join("config.toml");
+    std::fs::write(&codex_config, "model = \"gpt-5\"\n").unwrap();
+    env.ok(&["install", "codex", "--mcp"]);
+    let text = std::fs::read_to_string(&codex_config).unwrap();
+    let table: toml::Table = toml::from_str(&text).unwrap();
+    let server = &table["mcp_servers"]["memkit"];
+    assert_eq!(server["args"].as_array().unwrap()[0].as_str(), Some("mcp"));
+    assert!(
+        server["env_vars"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v.as_str() == Some("MEMKIT_HOME")),
+        "Codex passes memkit's own variables on: {text}"
+    );
+    assert!(text.starts_with("model = \"gpt-5\"\n"));
+
+    // CLAUDE_CONFIG_DIR is set (TestEnv sets it): the state file is there.
+    env.ok(&["install", "claude", "--mcp"]);
+    let state = env.claude_home.join(".claude.json");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(v["mcpServers"]["memkit"]["args"][0], "mcp");
+    assert_eq!(v["mcpServers"]["memkit"]["type"], "stdio");
+
+    env.ok(&["uninstall", "codex"]);
+    env.ok(&["uninstall", "claude"]);
+    assert_eq!(
+        std::fs::read_to_string(&codex_config).unwrap(),
+        "model = \"gpt-5\"\n"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert!(v["mcpServers"].get("memkit").is_none(), "{v}");
+}
+
+#[test]
+fn install_mcp_refuses_a_broken_codex_config_and_changes_nothing() {
+    let env = TestEnv::new();
+    let codex_config = env.codex_home.join("config.toml");
+    std::fs::write(&codex_config, "model = [broken\n").unwrap();
+    let out = env.run(&["install", "codex", "--mcp"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("config.toml"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&codex_config).unwrap(),
+        "model = [broken\n"
+    );
+}

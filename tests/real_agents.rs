@@ -196,6 +196,11 @@ fn codex_answer(body: &Value) -> Response {
         json!({"type": "custom_tool_call", "id": "ctc_mock_1", "status": "completed", "call_id": "call_mock_1",
                "name": "exec",
                "input": "const r = await tools.exec_command({cmd: \"echo code-mode-ran && exit 3\"});\ntext(r);\n"})
+    } else if prompt.contains("MCP-SEARCH") && !has_item(body, "function_call_output") {
+        // Codex lists an MCP server's tools under a namespace; the call names it.
+        json!({"type": "function_call", "id": "fc_mock_2", "call_id": "call_mock_2",
+               "namespace": "mcp__memkit", "name": "search_memories",
+               "arguments": json!({"query": "which tool for checks, pnpm?"}).to_string()})
     } else if prompt.contains("RUN-TOOL") && !has_item(body, "function_call_output") {
         json!({"type": "function_call", "id": "fc_mock_1", "call_id": "call_mock_1", "name": "exec_command",
                "arguments": json!({"cmd": "echo hello-from-codex && false"}).to_string()})
@@ -250,7 +255,13 @@ fn codex_answer(body: &Value) -> Response {
 fn claude_answer(body: &Value) -> Response {
     let text = body.to_string();
     let has_result = text.contains("\"tool_result\"");
-    let (block, delta, stop) = if text.contains("RUN-TOOL") && !has_result {
+    let (block, delta, stop) = if text.contains("MCP-SEARCH") && !has_result {
+        (
+            json!({"type": "tool_use", "id": "toolu_mock_2", "name": "mcp__memkit__search_memories", "input": {}}),
+            json!({"type": "input_json_delta", "partial_json": json!({"query": "which tool for checks, pnpm?"}).to_string()}),
+            "tool_use",
+        )
+    } else if text.contains("RUN-TOOL") && !has_result {
         (
             json!({"type": "tool_use", "id": "toolu_mock_1", "name": "Bash", "input": {}}),
             json!({"type": "input_json_delta", "partial_json": json!({"command": "echo hello-from-claude && false", "description": "mock"}).to_string()}),
@@ -686,11 +697,80 @@ impl Scenario {
             after_run.ends_with(&history),
             "memkit's full history is still there"
         );
+        self.mcp_search();
         if std::env::var_os("MEMKIT_E2E_KEEP").is_some() {
             eprintln!("kept the homes and logs in {}", self.root.display());
         } else {
             let _ = std::fs::remove_dir_all(&self.root);
         }
+    }
+
+    /// `install --mcp` registers memkit's MCP server; a mock model that asks
+    /// for `search_memories` makes each agent run it, and the hits reach the
+    /// model in the next request.
+    fn mcp_search(&self) {
+        self.memkit(&["install", "codex", "--mcp"]);
+        self.memkit(&["install", "claude", "--mcp"]);
+        let before = self.mock.requests().len();
+        self.codex_exec(&[
+            "-c",
+            "mcp_servers.memkit.required=true",
+            "MCP-SEARCH what do we check with?",
+        ]);
+        let reqs = self.requests_since(before);
+        let first = reqs
+            .iter()
+            .find(|r| r.body.contains("MCP-SEARCH") && !r.body.contains("function_call_output"))
+            .expect("codex asked the mock");
+        let tools = first.json()["tools"].clone();
+        let listed = tools.as_array().unwrap().iter().any(|t| {
+            t["name"] == "mcp__memkit"
+                && t["tools"]
+                    .as_array()
+                    .is_some_and(|ts| ts.iter().any(|f| f["name"] == "search_memories"))
+        });
+        assert!(listed, "codex lists memkit's tools to the model: {tools}");
+        let outputs: Vec<String> = reqs
+            .iter()
+            .flat_map(|r| r.json()["input"].as_array().cloned().unwrap_or_default())
+            .filter(|i| i["type"] == "function_call_output" && i["call_id"] == "call_mock_2")
+            .map(|i| i["output"].to_string())
+            .collect();
+        assert!(
+            outputs
+                .iter()
+                .any(|o| o.contains("pnpm") && o.contains("MEMORY.md")),
+            "codex sent memkit's hits back to the model: {outputs:?}"
+        );
+
+        let before = self.mock.requests().len();
+        self.claude(&[
+            "-p",
+            "MCP-SEARCH what do we check with?",
+            "--allowedTools",
+            "mcp__memkit__search_memories",
+        ]);
+        let results: Vec<String> = self
+            .requests_since(before)
+            .iter()
+            .flat_map(|r| {
+                let body = r.json();
+                body["messages"].as_array().cloned().unwrap_or_default()
+            })
+            .flat_map(|m| m["content"].as_array().cloned().unwrap_or_default())
+            .filter(|c| c["type"] == "tool_result" && c["tool_use_id"] == "toolu_mock_2")
+            .map(|c| c.to_string())
+            .collect();
+        assert!(
+            results
+                .iter()
+                .any(|o| o.contains("pnpm") && o.contains("MEMORY.md")),
+            "claude sent memkit's hits back to the model: {results:?}"
+        );
+        assert!(
+            !results.iter().any(|o| o.contains("\"is_error\":true")),
+            "{results:?}"
+        );
     }
 
     /// Drives the Codex TUI under tmux: one prompt, then `/quit`. Returns the prompt.

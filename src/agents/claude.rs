@@ -71,19 +71,9 @@ impl ClaudeReadPath {
     /// The hooks in `<claude_home>/settings.json`, running this memkit
     /// binary: `memkit` when that is what `PATH` finds, else its path.
     pub fn new(cfg: &Config) -> Self {
-        let exe = std::env::current_exe().ok();
-        let on_path = exe.as_ref().and_then(|exe| {
-            let found = std::env::split_paths(&std::env::var_os("PATH")?)
-                .map(|d| d.join("memkit"))
-                .find(|c| c.is_file())?;
-            (found.canonicalize().ok()? == exe.canonicalize().ok()?).then(|| "memkit".to_string())
-        });
-        let program = on_path
-            .or_else(|| exe.map(|p| p.display().to_string()))
-            .unwrap_or_else(|| "memkit".into());
         ClaudeReadPath {
             path: cfg.claude_home.join("settings.json"),
-            program,
+            program: super::memkit_program(),
         }
     }
 

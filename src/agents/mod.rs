@@ -18,6 +18,7 @@ pub mod codex;
 pub mod gemini;
 pub mod jsonedit;
 mod markdown;
+pub mod mcp;
 pub mod state;
 
 use crate::config::Config;
@@ -164,6 +165,21 @@ pub fn read_path(cfg: &Config, agent: Agent) -> Result<Box<dyn ReadPath>> {
 }
 
 /// A file's text, `""` when it does not exist.
+/// How agents should run this memkit binary: `memkit` when that is what
+/// `PATH` finds, else its full path.
+pub fn memkit_program() -> String {
+    let exe = std::env::current_exe().ok();
+    let on_path = exe.as_ref().and_then(|exe| {
+        let found = std::env::split_paths(&std::env::var_os("PATH")?)
+            .map(|d| d.join("memkit"))
+            .find(|c| c.is_file())?;
+        (found.canonicalize().ok()? == exe.canonicalize().ok()?).then(|| "memkit".to_string())
+    });
+    on_path
+        .or_else(|| exe.map(|p| p.display().to_string()))
+        .unwrap_or_else(|| "memkit".into())
+}
+
 fn read_text(path: &Path) -> Result<String> {
     match std::fs::read(path) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|_| {

@@ -3,7 +3,7 @@
 
 use super::Ctx;
 use crate::agents::codex::{SettingKind, memory_settings};
-use crate::agents::{Agent, Change, plan_install, plan_uninstall, state};
+use crate::agents::{Agent, Change, mcp, plan_install, plan_uninstall, state};
 use crate::cli::InstallArgs;
 use crate::error::Result;
 use crate::ui;
@@ -48,12 +48,43 @@ pub fn install(ctx: &Ctx, args: &InstallArgs) -> Result<i32> {
     if agent == Agent::Codex {
         warn_codex_memory_feature(ctx);
     }
+    if args.mcp {
+        let change = mcp::plan_register(&ctx.cfg, agent, &crate::agents::memkit_program())?;
+        report_mcp(
+            ctx,
+            &change,
+            finish(ctx, &change, args.dry_run)?,
+            args.dry_run,
+            "registered",
+        );
+    }
     Ok(0)
 }
 
-/// Removes an agent's read path.
+/// One line (or JSON object) about the MCP registration.
+fn report_mcp(ctx: &Ctx, change: &Change, changed: bool, dry_run: bool, verb: &str) {
+    let file = change.path.display().to_string();
+    let agent = change.agent.name();
+    if ctx.json {
+        ui::json_line(&serde_json::json!({
+            "agent": agent, "mcp_file": file, "changed": changed, "dry_run": dry_run,
+        }));
+    } else if !dry_run {
+        let what = if changed { verb } else { "already up to date:" };
+        crate::outln!("{agent}: {what} the memkit MCP server in {file}");
+    }
+}
+
+/// Removes an agent's read path, and memkit's MCP server from its settings.
 pub fn uninstall(ctx: &Ctx, args: &InstallArgs) -> Result<i32> {
     let agent = args.agent.agent();
+    if agent != Agent::Gemini {
+        let change = mcp::plan_unregister(&ctx.cfg, agent)?;
+        if !change.is_noop() || args.mcp {
+            let changed = finish(ctx, &change, args.dry_run)?;
+            report_mcp(ctx, &change, changed, args.dry_run, "removed");
+        }
+    }
     let change = plan_uninstall(&ctx.cfg, agent)?;
     let done = finish(ctx, &change, args.dry_run)?;
     let file = change.path.display();

@@ -22,9 +22,11 @@ use protocol::{Message, code};
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
 
-/// Protocol versions this server speaks, newest first. A client asking for
-/// one of them gets it; any other request gets the newest.
-pub const PROTOCOL_VERSIONS: &[&str] = &["2025-06-18", "2025-03-26", "2024-11-05"];
+/// Protocol versions this server speaks, newest first (a tools-only server
+/// is the same in each). A client asking for one of them gets it; any other
+/// request gets the newest. Claude Code 2.1 asks for 2025-11-25 and refuses
+/// a version it does not know; Codex 0.171 asks for 2025-06-18.
+pub const PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 /// Longest message read, bytes (a longer line is skipped whole and answered
 /// with a parse error; memory stays bounded).

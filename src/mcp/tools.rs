@@ -55,7 +55,8 @@ pub fn definitions() -> Value {
                 },
                 "required": ["query"],
                 "additionalProperties": false
-            }
+            },
+            "annotations": {"readOnlyHint": true}
         },
         {
             "name": "get_memory",
@@ -70,7 +71,8 @@ pub fn definitions() -> Value {
                     "id": {"type": "integer", "description": "A hit id from search_memories."}
                 },
                 "additionalProperties": false
-            }
+            },
+            "annotations": {"readOnlyHint": true}
         },
         {
             "name": "list_memories",
@@ -83,7 +85,8 @@ pub fn definitions() -> Value {
                     "project": {"type": "string", "description": "Only this project (a directory)."}
                 },
                 "additionalProperties": false
-            }
+            },
+            "annotations": {"readOnlyHint": true}
         },
         {
             "name": "add_memory",
@@ -98,7 +101,8 @@ pub fn definitions() -> Value {
                 },
                 "required": ["text"],
                 "additionalProperties": false
-            }
+            },
+            "annotations": {"readOnlyHint": false, "destructiveHint": false}
         },
         {
             "name": "delete_memory",
@@ -113,7 +117,7 @@ pub fn definitions() -> Value {
                 },
                 "additionalProperties": false
             },
-            "annotations": {"destructiveHint": true}
+            "annotations": {"readOnlyHint": false, "destructiveHint": true}
         }
     ])
 }

@@ -299,7 +299,7 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
             let coverage = matched.get(&id).copied().unwrap_or(0.0) / all;
             Ranked {
                 id,
-                score: coverage + 0.5 * (bm25 / best),
+                score: coverage + bm25 / best,
                 snippet,
             }
         })
