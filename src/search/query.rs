@@ -321,15 +321,20 @@ fn group_hits(conn: &Connection, group: &Group, ids: &[i64]) -> Result<HashSet<i
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// How many units match any term of `group`.
+/// How many units match any term of `group`, counted up to [`DF_CAP`]: past
+/// that a group is common and its weight is at its floor anyway, and
+/// counting every match of a common word is what costs.
 fn group_count(conn: &Connection, group: &Group) -> Result<f64> {
     let expr = match_any(std::slice::from_ref(group));
     Ok(conn.query_row(
-        "SELECT count(*) FROM search_fts WHERE search_fts MATCH ?1",
-        [expr],
+        "SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ?1 LIMIT ?2)",
+        rusqlite::params![expr, DF_CAP],
         |r| r.get(0),
     )?)
 }
+
+/// See [`group_count`].
+const DF_CAP: i64 = 1000;
 
 #[cfg(test)]
 mod tests {
