@@ -125,7 +125,7 @@ fn an_unknown_protocol_version_gets_the_newest_known_one() {
     let future = request(1, "initialize", json!({"protocolVersion": "2099-01-01"}));
     let answers = session(&env, &[old, future]);
     assert_eq!(answers[0]["result"]["protocolVersion"], "2024-11-05");
-    assert_eq!(answers[1]["result"]["protocolVersion"], "2025-06-18");
+    assert_eq!(answers[1]["result"]["protocolVersion"], "2025-11-25");
 }
 
 #[test]

@@ -55,29 +55,29 @@ fn claude_state_file(cfg: &Config) -> PathBuf {
 
 /// Plans registering `program mcp` as `agent`'s MCP server `memkit`.
 pub fn plan_register(cfg: &Config, agent: Agent, program: &str) -> Result<Change> {
-    let path = settings_file(cfg, agent)?;
-    let before = super::read_text(&path)?;
-    let after = match agent {
-        Agent::Codex => codex_register(&path, &before, program)?,
-        _ => claude_register(&path, &before, program)?,
-    };
-    Ok(Change {
-        agent,
-        path,
-        before,
-        after: Some(after),
-        fit: None,
+    plan(cfg, agent, |path, text| match agent {
+        Agent::Codex => codex_register(path, text, program),
+        _ => claude_register(path, text, program),
     })
 }
 
 /// Plans removing memkit's MCP server from `agent`'s settings.
 pub fn plan_unregister(cfg: &Config, agent: Agent) -> Result<Change> {
+    plan(cfg, agent, |path, text| match agent {
+        Agent::Codex => codex_without(path, text),
+        _ => claude_without(path, text),
+    })
+}
+
+/// The change `edit` makes to `agent`'s settings file.
+fn plan(
+    cfg: &Config,
+    agent: Agent,
+    edit: impl FnOnce(&Path, &str) -> Result<String>,
+) -> Result<Change> {
     let path = settings_file(cfg, agent)?;
     let before = super::read_text(&path)?;
-    let after = match agent {
-        Agent::Codex => codex_without(&path, &before)?,
-        _ => claude_without(&path, &before)?,
-    };
+    let after = edit(&path, &before)?;
     Ok(Change {
         agent,
         path,
@@ -85,23 +85,6 @@ pub fn plan_unregister(cfg: &Config, agent: Agent) -> Result<Change> {
         after: Some(after),
         fit: None,
     })
-}
-
-/// Whether `agent`'s settings register memkit's MCP server (for `doctor`).
-pub fn is_registered(cfg: &Config, agent: Agent) -> bool {
-    let Ok(path) = settings_file(cfg, agent) else {
-        return false;
-    };
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
-    match agent {
-        Agent::Codex => toml::from_str::<toml::Table>(&text).is_ok_and(|t| {
-            t.get("mcp_servers")
-                .and_then(|s| s.get(SERVER_NAME))
-                .is_some()
-        }),
-        _ => serde_json::from_str::<serde_json::Value>(&text)
-            .is_ok_and(|v| v["mcpServers"][SERVER_NAME].is_object()),
-    }
 }
 
 fn refuse(path: &Path, e: impl std::fmt::Display) -> Error {
