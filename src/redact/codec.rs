@@ -37,28 +37,12 @@ pub(super) fn b64_decode_prefix(text: &[u8], max_out: usize) -> Option<Vec<u8>> 
     Some(out)
 }
 
-/// CRC-32 (IEEE, as zlib computes it).
-pub(super) fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in data {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
 const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /// The six-character base62 CRC-32 that ends GitHub's and npm's new-style
 /// tokens: `ghp_` + 30 random characters + `checksum_suffix(random)`.
 pub(super) fn checksum_suffix(random: &[u8]) -> [u8; 6] {
-    let mut n = crc32(random);
+    let mut n = crate::util::hash::crc32(random);
     let mut out = [b'0'; 6];
     for slot in out.iter_mut().rev() {
         *slot = BASE62[(n % 62) as usize];
@@ -85,16 +69,6 @@ mod tests {
         assert_eq!(b64_decode_prefix(b"YWJjZA==", 8).unwrap(), b"abcd".to_vec());
         assert!(b64_decode_prefix(b"ab$c", 8).is_none());
         assert_eq!(b64_decode_prefix(b"YWJjZGVm", 2).unwrap(), b"ab".to_vec());
-    }
-
-    #[test]
-    fn crc32_matches_zlib() {
-        assert_eq!(crc32(b""), 0);
-        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
-        assert_eq!(
-            crc32(b"The quick brown fox jumps over the lazy dog"),
-            0x414F_A339
-        );
     }
 
     #[test]

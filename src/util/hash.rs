@@ -1,5 +1,5 @@
-//! A stable, fast content key (FNV-1a, 64 bit): the same bytes give the same
-//! key in every build. Not a security hash.
+//! Stable checksums: a fast content key (FNV-1a, 64 bit; the same bytes give
+//! the same key in every build) and CRC-32. Neither is a security hash.
 
 /// The FNV-1a starting value: `fnv1a(FNV_OFFSET, bytes)` hashes `bytes`.
 pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -20,6 +20,22 @@ pub fn key_of(parts: &[&str]) -> String {
     format!("{h:016x}")
 }
 
+/// CRC-32 (IEEE, as zlib computes it).
+pub fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -31,5 +47,15 @@ mod tests {
         assert_eq!(fnv1a(FNV_OFFSET, b"a"), 0xaf63_dc4c_8601_ec8c);
         assert_ne!(key_of(&["ab", "c"]), key_of(&["a", "bc"]));
         assert_eq!(key_of(&["x"]).len(), 16);
+    }
+
+    #[test]
+    fn crc32_matches_zlib() {
+        assert_eq!(crc32(b""), 0);
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+        assert_eq!(
+            crc32(b"The quick brown fox jumps over the lazy dog"),
+            0x414F_A339
+        );
     }
 }

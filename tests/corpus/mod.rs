@@ -81,26 +81,11 @@ pub fn base64url(data: &[u8]) -> String {
         .replace('/', "_")
 }
 
-fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in data {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
 /// 30 random characters and their base62 CRC-32 (GitHub and npm tokens).
 pub fn checksummed(rng: &mut Rng) -> String {
     const B62: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     let random = rng.string(ALNUM, 30);
-    let mut n = crc32(random.as_bytes());
+    let mut n = memkit::util::hash::crc32(random.as_bytes());
     let mut sum = [b'0'; 6];
     for slot in sum.iter_mut().rev() {
         *slot = B62[(n % 62) as usize];

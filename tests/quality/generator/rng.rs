@@ -111,18 +111,7 @@ pub enum Secret {
 
 /// GitHub's six-character base62 CRC-32 suffix of a token body.
 fn checksum_suffix(body: &[u8]) -> String {
-    let mut crc = !0u32;
-    for &b in body {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    let mut n = !crc;
+    let mut n = memkit::util::hash::crc32(body);
     let mut out = [b'0'; 6];
     for slot in out.iter_mut().rev() {
         *slot = ALNUM[(n % 62) as usize];
