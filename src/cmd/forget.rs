@@ -24,11 +24,10 @@ pub fn run(ctx: &Ctx, args: &ForgetArgs) -> Result<i32> {
     }
     if let Some(dir) = &args.cwd {
         let dir = dir.display().to_string();
-        let dir = dir.trim_end_matches('/');
         chosen.extend(threads::list(store.conn())?.into_iter().filter(|t| {
             t.cwd
                 .as_deref()
-                .is_some_and(|c| c == dir || c.starts_with(&format!("{dir}/")))
+                .is_some_and(|c| crate::util::fsx::is_within(c, &dir))
         }));
     }
     chosen.sort_by(|a, b| a.id.cmp(&b.id));

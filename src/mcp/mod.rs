@@ -117,10 +117,7 @@ fn call(tools: &mut tools::Tools, id: &Value, params: &Value) -> Value {
         None | Some(Value::Null) => json!({}),
         Some(v) => v.clone(),
     };
-    if !tools::definitions()
-        .as_array()
-        .is_some_and(|d| d.iter().any(|t| t["name"] == name))
-    {
+    if tools::definition(name).is_none() {
         return protocol::error(id, code::INVALID_PARAMS, format!("no tool named {name:?}"));
     }
     match tools.call(name, &args) {

@@ -19,8 +19,6 @@ const MAX_LIMIT: u64 = 50;
 const MAX_LINES: usize = 400;
 /// Longest note `add_memory` takes, bytes.
 const MAX_NOTE_BYTES: usize = 64 * 1024;
-/// Largest memory file `get_memory` reads.
-const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// A tool's answer: text for the model, and the same as structured content.
 pub struct Answer {
@@ -122,6 +120,14 @@ pub fn definitions() -> Value {
     ])
 }
 
+/// The `tools/list` entry of tool `name`.
+pub fn definition(name: &str) -> Option<Value> {
+    match definitions() {
+        Value::Array(tools) => tools.into_iter().find(|t| t["name"] == name),
+        _ => None,
+    }
+}
+
 /// The state a tool call needs.
 pub struct Tools {
     cfg: Config,
@@ -139,15 +145,9 @@ impl Tools {
     /// Runs tool `name` with `args`; `Err` is a tool error for the model.
     pub fn call(&mut self, name: &str, args: &Value) -> Result<Answer, String> {
         let args = args.as_object().ok_or("arguments must be an object")?;
-        let allowed: &[&str] = match name {
-            "search_memories" => &["query", "project", "limit", "sessions"],
-            "get_memory" => &["location", "id"],
-            "list_memories" => &["project"],
-            "add_memory" => &["text"],
-            "delete_memory" => &["note", "session"],
-            _ => return Err(format!("no tool named {name:?}")),
-        };
-        if let Some(extra) = args.keys().find(|k| !allowed.contains(&k.as_str())) {
+        let schema = definition(name).ok_or(format!("no tool named {name:?}"))?;
+        let allowed = &schema["inputSchema"]["properties"];
+        if let Some(extra) = args.keys().find(|k| allowed.get(k.as_str()).is_none()) {
             return Err(format!("{name}: unknown argument {extra:?}"));
         }
         let arg = Args(args);
@@ -225,7 +225,7 @@ impl Tools {
         }
         let path = safe_join(&self.cfg.memory_root, &rel).map_err(|e| e.to_string())?;
         let meta = std::fs::symlink_metadata(&path).map_err(|e| format!("{rel}: {e}"))?;
-        if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
+        if !meta.is_file() || meta.len() > search::index::MAX_FILE_BYTES {
             return Err(format!("{rel} is not a readable memory file"));
         }
         let bytes = std::fs::read(&path).map_err(|e| format!("{rel}: {e}"))?;

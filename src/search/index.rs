@@ -11,14 +11,15 @@ use crate::error::Result;
 use crate::memory::layout::is_foreign_entry;
 use crate::util::fsx::is_temp_file;
 use crate::util::hash::key_of;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
 
-/// Largest memory file indexed, bytes (the layout's files are far smaller).
-const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest memory file indexed (and read by the MCP `get_memory` tool),
+/// bytes; the layout's files are far smaller.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// What one refresh of the index did.
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
@@ -55,13 +56,15 @@ pub fn refresh(conn: &mut Connection, root: &Path) -> Result<IndexReport> {
     walk(root, root, &mut found);
     let tx = conn.transaction()?;
     let mut report = IndexReport::default();
-    let known: HashMap<String, (i64, i64)> = {
-        let mut stmt = tx.prepare("SELECT file, size, mtime_ns FROM search_files")?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?;
+    // file → (size, mtime, content key) as last indexed.
+    let known: HashMap<String, (i64, i64, String)> = {
+        let mut stmt = tx.prepare("SELECT file, size, mtime_ns, key FROM search_files")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
     for file in &found {
-        if known.get(&file.rel) == Some(&(file.size, file.mtime_ns)) {
+        let indexed = known.get(&file.rel);
+        if indexed.is_some_and(|(size, mtime, _)| (*size, *mtime) == (file.size, file.mtime_ns)) {
             continue;
         }
         let path = root.join(&file.rel);
@@ -70,15 +73,7 @@ pub fn refresh(conn: &mut Connection, root: &Path) -> Result<IndexReport> {
         };
         let text = String::from_utf8_lossy(&bytes);
         let key = key_of(&[&text]);
-        let same_content: bool = tx
-            .query_row(
-                "SELECT key FROM search_files WHERE file = ?1",
-                [&file.rel],
-                |r| r.get::<_, String>(0),
-            )
-            .optional()?
-            .is_some_and(|k| k == key);
-        if !same_content {
+        if indexed.is_none_or(|(_, _, old)| *old != key) {
             report.files_read += 1;
             let clean = crate::redact::redact(&text);
             replace_units(&tx, &file.rel, units::split(&file.rel, &clean), &mut report)?;

@@ -16,7 +16,6 @@ pub mod vocabulary;
 use crate::error::Result;
 use crate::store::Store;
 use rusqlite::{Connection, OptionalExtension};
-use serde::Serialize;
 use std::path::Path;
 
 pub use index::{IndexReport, refresh};
@@ -36,7 +35,7 @@ pub struct SearchOptions {
 }
 
 /// One hit.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Hit {
     /// `memory` (a unit of the memory folder) or `session` (a transcript).
     pub source: &'static str,
@@ -99,7 +98,7 @@ impl Hit {
 }
 
 /// What a search found, and what keeping the index current did first.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default)]
 pub struct SearchResult {
     /// Ranked hits, best first.
     pub hits: Vec<Hit>,
@@ -167,7 +166,7 @@ pub fn search(store: &mut Store, root: &Path, opts: &SearchOptions) -> Result<Se
             .project
             .as_deref()
             .zip(hit.project.as_deref())
-            .is_some_and(|(current, project)| within(current, project));
+            .is_some_and(|(current, project)| crate::util::fsx::is_within(current, project));
         hit.score *= file_prior(&hit.file);
     }
     let mut hits = rerank(hits);
@@ -240,15 +239,6 @@ fn fact_key(hit: &Hit) -> String {
         .filter(|w| !name.contains(w) && w != "in")
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Whether `dir` is `project` or a folder inside it.
-fn within(dir: &str, project: &str) -> bool {
-    let project = project.trim_end_matches('/');
-    dir == project
-        || dir
-            .strip_prefix(project)
-            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// What the memory holds, from the index: projects with their handbook

@@ -9,14 +9,13 @@ use crate::error::Result;
 use crate::modelinput::{Limits, prepare};
 use crate::store::threads::{self, ThreadRow};
 use rusqlite::{Connection, OptionalExtension, params};
-use serde::Serialize;
 
 /// The transcript budget of one session in the index, estimated tokens
 /// (about 16 KiB of text).
 pub const SESSION_BUDGET_TOKENS: usize = 4096;
 
 /// What a lazy index update did.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default)]
 pub struct SessionIndexReport {
     /// Sessions read and (re-)indexed.
     pub indexed: usize,

@@ -247,8 +247,7 @@ impl Splitter<'_> {
                 } else {
                     format!("{title}\nkeywords: {keywords}")
                 };
-                let mut unit = self.unit("task", i, end, text);
-                unit.context = self.scope.context(None);
+                let unit = self.unit("task", i, end, text);
                 self.units.push(unit);
             }
         }
@@ -326,8 +325,7 @@ impl Splitter<'_> {
             .map(|l| l.trim_end())
             .collect::<Vec<_>>()
             .join("\n");
-        let mut unit = self.unit(kind, start, end, text);
-        unit.context = self.scope.context(self.label.as_deref());
+        let unit = self.unit(kind, start, end, text);
         self.units.push(unit);
     }
 
@@ -346,7 +344,8 @@ impl Splitter<'_> {
             project: self.scope.project.clone(),
             sessions,
             date,
-            context: self.scope.context(None),
+            // A heading clears the label, so a task block or skill has none.
+            context: self.scope.context(self.label.as_deref()),
             text,
         }
     }

@@ -237,9 +237,28 @@ pub fn remove_path(path: &Path) -> Result<()> {
     }
 }
 
+/// Whether the path `path` is `dir` or lies inside it, compared as text (no
+/// filesystem access; a trailing `/` on `dir` does not matter, and
+/// `/src/app2` is not inside `/src/app`).
+pub fn is_within(path: &str, dir: &str) -> bool {
+    let dir = dir.trim_end_matches('/');
+    path == dir
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn within_compares_whole_path_components() {
+        assert!(is_within("/src/app", "/src/app"));
+        assert!(is_within("/src/app/web", "/src/app/"));
+        assert!(!is_within("/src/app2", "/src/app"));
+        assert!(!is_within("/src", "/src/app"));
+    }
 
     #[test]
     fn only_memkits_own_temp_names_count_as_temp_files() {
