@@ -32,8 +32,8 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<i32> {
         limit: args.limit as usize,
         sessions: args.sessions,
     };
-    let result = search::search(&mut store, root, &opts)?;
-    if result.hits.is_empty() {
+    let hits = search::search(&mut store, root, &opts)?;
+    if hits.is_empty() {
         let msg = format!("nothing in memory matches {:?}", opts.query);
         if ctx.json {
             ui::info(msg);
@@ -42,7 +42,7 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<i32> {
         }
         return Ok(0);
     }
-    for (n, hit) in result.hits.iter().enumerate() {
+    for (n, hit) in hits.iter().enumerate() {
         if ctx.json {
             ui::json_line(&hit.to_json());
         } else {

@@ -179,14 +179,14 @@ impl Tools {
             limit: limit as usize,
             sessions: args.flag("sessions")?,
         };
-        let result = search::search(&mut self.store, &self.cfg.memory_root, &opts)
+        let found = search::search(&mut self.store, &self.cfg.memory_root, &opts)
             .map_err(|e| e.to_string())?;
-        let hits: Vec<Value> = result.hits.iter().map(search::Hit::to_json).collect();
+        let hits: Vec<Value> = found.iter().map(search::Hit::to_json).collect();
         let mut text = String::new();
-        if result.hits.is_empty() {
+        if found.is_empty() {
             text.push_str(&format!("Nothing in memory matches {query:?}."));
         }
-        for (n, hit) in result.hits.iter().enumerate() {
+        for (n, hit) in found.iter().enumerate() {
             let id = hit.id.map_or(String::new(), |id| format!(" (id {id})"));
             let project = hit.project.as_deref().unwrap_or("all projects");
             text.push_str(&format!(

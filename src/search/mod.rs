@@ -97,17 +97,6 @@ impl Hit {
     }
 }
 
-/// What a search found, and what keeping the index current did first.
-#[derive(Debug, Clone, Default)]
-pub struct SearchResult {
-    /// Ranked hits, best first.
-    pub hits: Vec<Hit>,
-    /// The index refresh done before searching.
-    pub index: IndexReport,
-    /// The lazy transcript-index update (with `sessions`).
-    pub sessions_index: Option<sessions::SessionIndexReport>,
-}
-
 /// Brings the index up to date after a stage changed the memory folder. A
 /// failure is a warning, never the stage's failure: every search refreshes
 /// the index again before it answers.
@@ -121,14 +110,13 @@ pub fn refresh_after_stage(store: &mut Store, root: &Path) -> Option<IndexReport
     }
 }
 
-/// Searches the memory folder at `root` (refreshing the index first).
-pub fn search(store: &mut Store, root: &Path, opts: &SearchOptions) -> Result<SearchResult> {
-    let index = refresh(store.conn_mut(), root)?;
-    let sessions_index = if opts.sessions {
-        Some(sessions::refresh(store.conn_mut())?)
-    } else {
-        None
-    };
+/// Searches the memory folder at `root` (refreshing the index first);
+/// the hits, best first.
+pub fn search(store: &mut Store, root: &Path, opts: &SearchOptions) -> Result<Vec<Hit>> {
+    refresh(store.conn_mut(), root)?;
+    if opts.sessions {
+        sessions::refresh(store.conn_mut())?;
+    }
     let conn = store.conn();
     let groups = query::groups(&opts.query);
     let mut hits = Vec::new();
@@ -171,11 +159,7 @@ pub fn search(store: &mut Store, root: &Path, opts: &SearchOptions) -> Result<Se
     }
     let mut hits = rerank(hits);
     hits.truncate(opts.limit);
-    Ok(SearchResult {
-        hits,
-        index,
-        sessions_index,
-    })
+    Ok(hits)
 }
 
 /// How much a hit in `file` is worth next to an equal one elsewhere: the

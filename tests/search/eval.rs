@@ -52,7 +52,7 @@ pub fn evaluate(memory: &Path, db: &Path, questions: &[Question], top: usize) ->
             limit: top,
             sessions: false,
         };
-        let hits = search(&mut store, memory, &opts).unwrap().hits;
+        let hits = search(&mut store, memory, &opts).unwrap();
         if hits.iter().any(|h| h.text.contains(&q.answer)) {
             outcome.answered += 1;
         } else {
