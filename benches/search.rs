@@ -43,7 +43,7 @@ fn main() {
 fn quality(questions: &Path, work: &Path) {
     let memory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search/memory");
     let qs = eval::questions(questions);
-    let outcome = eval::evaluate(&memory, &work.join("quality/memkit.sqlite"), &qs, 3);
+    let outcome = eval::evaluate(&memory, &work.join("quality/memkit.sqlite"), &qs, 3, None);
     println!(
         "paraphrase top-3 (BM25 + synonyms): {}/{} = {:.1}%  ({})",
         outcome.answered,

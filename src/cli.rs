@@ -143,7 +143,10 @@ synonyms (deploy/release/ship, test/spec/pytest, lint/check, format/fmt, …), s
 not use the memory's words. Hits in the current project (--project, default the current \
 directory) come first. Each hit shows file:first-last line, project, date, session and a snippet \
 with the matched words in **. The index is brought up to date before every search (only changed \
-files are read); --reindex rebuilds it from scratch.\n\n\
+files are read); --reindex rebuilds it from scratch. With [search] embeddings = \"openai\" or \
+\"chat\" in the config, the search is hybrid: the question (redacted) is embedded and the units \
+nearest it are fused with the full-text ranking by reciprocal rank; when the model cannot be \
+reached, the full text answers and a warning says so.\n\n\
 Exit codes: 0 with or without hits (no hits prints a line saying so), 1 when the database or the \
 memory folder cannot be read, 2 on a usage error."
     )]

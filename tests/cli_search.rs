@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::mock::{MockServer, Response, embeddings_answer, trigram_embedding};
 use common::{TestEnv, json_lines};
 use std::fs;
 use std::path::Path;
@@ -318,4 +319,215 @@ fn the_nightly_run_keeps_the_index_current_without_a_search() {
         "SELECT count(*) FROM search_units WHERE file LIKE 'rollout_summaries/%' AND sessions != ''",
     );
     assert!(from_sessions > 0, "rollout summaries carry their session");
+}
+
+#[test]
+fn sessions_search_finds_a_transcript_lazily_redacted_and_forgettable() {
+    let env = TestEnv::new();
+    let id = common::thread_id(7);
+    let secret = "ghp_Zk3mQ8vT2xR7pL9wN4bY6cJ1dF5hS0aE2gU8";
+    env.write_codex_session(
+        &id,
+        &[
+            "the integration job on CI keeps failing at random, please make it stable",
+            &format!("push with GITHUB_TOKEN={secret} when it is green"),
+        ],
+    );
+    env.ok(&["scan"]);
+    assert_eq!(
+        env.count("SELECT count(*) FROM session_index"),
+        0,
+        "transcripts are indexed when a search first asks for them"
+    );
+    // "flaky" is the vocabulary's word for failing at random.
+    let hits = search(&env, &["--sessions", "that flaky CI job"]);
+    let session = hits
+        .iter()
+        .find(|h| h["source"] == "session")
+        .unwrap_or_else(|| panic!("{hits:#?}"));
+    assert_eq!(session["sessions"], serde_json::json!([id]));
+    assert!(session["file"].as_str().unwrap().ends_with(".jsonl"));
+    assert_eq!(env.count("SELECT count(*) FROM session_index"), 1);
+    let body: String = env
+        .db()
+        .query_row("SELECT group_concat(body, '') FROM session_fts", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert!(!body.contains(secret) && body.contains("GITHUB_TOKEN"));
+    // Without --sessions, transcripts are not searched.
+    assert!(
+        search(&env, &["flaky CI job"])
+            .iter()
+            .all(|h| h["source"] != "session")
+    );
+    // A forgotten session leaves the index.
+    env.ok(&["forget", &id]);
+    assert!(
+        search(&env, &["--sessions", "flaky CI job"])
+            .iter()
+            .all(|h| h["source"] != "session")
+    );
+    assert_eq!(env.count("SELECT count(*) FROM session_fts"), 0);
+}
+
+/// `[search]` taking embeddings from the mock at `url`, `batch` units a request.
+fn embeddings_config(url: &str, batch: usize) -> String {
+    format!(
+        "[search]\nembeddings = \"chat\"\nmodel = \"mock-embed\"\nbase_url = \"{url}\"\n\
+         batch_size = {batch}\nmax_retries = 0\n"
+    )
+}
+
+/// The inputs of an `/embeddings` request.
+fn inputs(request: &common::mock::Request) -> Vec<String> {
+    request.json()["input"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn hybrid_search_finds_by_meaning_and_batches_caches_counts_and_redacts() {
+    let env = env_with_memory();
+    // A model for which the made-up words of the question mean the
+    // production deploy: the full text cannot match them at all.
+    let mock = MockServer::start(|req, _| {
+        Response::json(
+            200,
+            embeddings_answer(req, |text| {
+                if text.contains("ship-prod") || text.contains("qqv") {
+                    vec![1.0, 0.0, 0.0]
+                } else {
+                    vec![0.0, 1.0, 0.2]
+                }
+            }),
+        )
+    });
+    env.write_config(&embeddings_config(&mock.url, 2));
+    let secret = "ghp_Zk3mQ8vT2xR7pL9wN4bY6cJ1dF5hS0aE2gU8";
+    let hits = search(&env, &[&format!("qqv wzx {secret}")]);
+    assert!(
+        hits[0]["text"].as_str().unwrap().contains("make ship-prod"),
+        "{hits:#?}"
+    );
+    let snippet = hits[0]["snippet"].as_str().unwrap();
+    assert!(snippet.contains("ship-prod") && !snippet.contains("**"));
+    let requests = mock.requests();
+    for r in &requests {
+        assert_eq!(
+            (r.method.as_str(), r.path.as_str()),
+            ("POST", "/embeddings")
+        );
+        assert_eq!(r.json()["model"], "mock-embed");
+        assert_eq!(r.json()["encoding_format"], "float");
+        assert!(inputs(r).len() <= 2, "batches of 2: {}", r.body);
+        assert!(!r.body.contains(secret), "nothing leaves unredacted");
+    }
+    let (query, units) = requests.split_last().unwrap();
+    assert_eq!(inputs(query).len(), 1);
+    assert!(inputs(query)[0].starts_with("qqv wzx "));
+    let distinct = env.count("SELECT count(DISTINCT key) FROM search_units");
+    let sent: usize = units.iter().map(|r| inputs(r).len()).sum();
+    assert_eq!(sent as i64, distinct, "each distinct unit sent once");
+    assert_eq!(env.count("SELECT count(*) FROM search_vectors"), distinct);
+    // The tokens the model counted are in the ledger.
+    let counted: usize = requests
+        .iter()
+        .flat_map(inputs)
+        .map(|i| i.split_whitespace().count())
+        .sum();
+    assert_eq!(
+        env.count("SELECT sum(tokens_in) FROM runs WHERE stage = 'search'"),
+        counted as i64
+    );
+    // Cached: the next search sends only its question.
+    search(&env, &["how do we release"]);
+    assert_eq!(mock.requests().len(), requests.len() + 1);
+    // A changed unit is embedded again, alone.
+    let text = HANDBOOK.replace("it needs the VPN up", "it needs the VPN and 2FA");
+    write(&env.memory_root(), "MEMORY.md", &text);
+    search(&env, &["deploy"]);
+    let after = mock.requests();
+    assert_eq!(after.len(), requests.len() + 3);
+    assert_eq!(inputs(&after[after.len() - 2]).len(), 1);
+    assert!(inputs(&after[after.len() - 2])[0].contains("2FA"));
+    assert_eq!(env.count("SELECT count(*) FROM search_vectors"), distinct);
+}
+
+#[test]
+fn an_unreachable_embedding_model_leaves_the_full_text_answer_and_retries_later() {
+    let env = env_with_memory();
+    let failing = MockServer::start(|_, _| {
+        Response::json(
+            400,
+            serde_json::json!({"error": {"message": "no such model"}}),
+        )
+    });
+    env.write_config(&embeddings_config(&failing.url, 64));
+    let out = env.run(&["--json", "search", "how do we release to production"]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("embeddings unavailable") && stderr.contains("HTTP 400"),
+        "{stderr}"
+    );
+    let hits = json_lines(&String::from_utf8_lossy(&out.stdout));
+    assert!(hits[0]["text"].as_str().unwrap().contains("ship-prod"));
+    assert_eq!(env.count("SELECT count(*) FROM search_vectors"), 0);
+    let working =
+        MockServer::start(|req, _| Response::json(200, embeddings_answer(req, trigram_embedding)));
+    env.write_config(&embeddings_config(&working.url, 64));
+    search(&env, &["deploy"]);
+    assert_eq!(
+        env.count("SELECT count(*) FROM search_vectors"),
+        env.count("SELECT count(DISTINCT key) FROM search_units")
+    );
+    // Misconfigured embeddings: a warning, and the full text answers.
+    env.write_config("[search]\nembeddings = \"chat\"\n");
+    let out = env.run(&["search", "deploy"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs search.model"));
+    env.write_config("[search]\nembeddings = \"vectors\"\n");
+    let out = env.run(&["search", "deploy"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("search.embeddings"));
+}
+
+#[test]
+fn the_nightly_run_embeds_what_it_indexed_and_counts_the_tokens() {
+    let env = TestEnv::new();
+    env.install_fixtures();
+    env.age_sessions(std::time::Duration::from_secs(3 * 24 * 3600));
+    let mock =
+        MockServer::start(|req, _| Response::json(200, embeddings_answer(req, trigram_embedding)));
+    env.write_config(&embeddings_config(&mock.url, 16));
+    env.ok(&["run"]);
+    assert!(env.count("SELECT count(*) FROM search_units") > 0);
+    assert_eq!(
+        env.count("SELECT count(*) FROM search_vectors"),
+        env.count("SELECT count(DISTINCT key) FROM search_units"),
+        "every unit has its vector after the run"
+    );
+    let counted: usize = mock
+        .requests()
+        .iter()
+        .flat_map(inputs)
+        .map(|i| i.split_whitespace().count())
+        .sum();
+    assert!(counted > 0);
+    assert_eq!(
+        env.count("SELECT sum(tokens_in) FROM runs WHERE stage IN ('sync', 'consolidate')"),
+        counted as i64,
+        "the run's ledger holds what the embeddings cost"
+    );
+    let before = mock.requests().len();
+    env.ok(&["run"]);
+    assert_eq!(
+        mock.requests().len(),
+        before,
+        "a no-op night embeds nothing"
+    );
 }

@@ -23,7 +23,7 @@ fn paraphrased_questions_find_their_fact_in_the_top_three() {
     let db = std::env::temp_dir()
         .join(format!("memkit-sq-{}", memkit::util::ids::new_uuid_v4()))
         .join("memkit.sqlite");
-    let outcome = eval::evaluate(&dir.join("memory"), &db, &questions, 3);
+    let outcome = eval::evaluate(&dir.join("memory"), &db, &questions, 3, None);
     for (q, top) in &outcome.missed {
         eprintln!("missed: {q}\n   top: {}", top.lines().next().unwrap_or(""));
     }

@@ -32,7 +32,8 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<i32> {
         limit: args.limit as usize,
         sessions: args.sessions,
     };
-    let hits = search::search(&mut store, root, &opts)?;
+    let embedder = search::configured_embedder(&ctx.cfg);
+    let hits = search::search(&mut store, root, &opts, embedder.as_ref())?;
     if hits.is_empty() {
         let msg = format!("nothing in memory matches {:?}", opts.query);
         if ctx.json {

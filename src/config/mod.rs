@@ -12,7 +12,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod search;
 mod sections;
+pub use search::{EmbeddingsKind, SearchConfig};
 pub use sections::{
     ConsolidateBackendKind, ConsolidateConfig, DEFAULT_AGENT_COMMAND, ExtractBackendKind,
     ExtractConfig,
@@ -63,6 +65,8 @@ pub struct Config {
     pub extract: ExtractConfig,
     /// Phase-2 backend settings.
     pub consolidate: ConsolidateConfig,
+    /// Search settings (embeddings).
+    pub search: SearchConfig,
     /// The configuration file that was read, if any.
     pub config_file: Option<PathBuf>,
     /// The folder that holds the configuration file (prompt overrides live in `templates/` there).
@@ -100,6 +104,8 @@ struct RawConfig {
     extract: sections::RawExtract,
     #[serde(default)]
     consolidate: sections::RawConsolidate,
+    #[serde(default)]
+    search: search::RawSearch,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -147,6 +153,14 @@ pub const KEYS: &[&str] = &[
     "consolidate.input_tokens",
     "consolidate.cooldown",
     "consolidate.max_retries",
+    "search.embeddings",
+    "search.model",
+    "search.base_url",
+    "search.api_key_env",
+    "search.dimensions",
+    "search.batch_size",
+    "search.timeout",
+    "search.max_retries",
 ];
 
 /// Environment variables with a meaning of their own, not config keys.
@@ -684,6 +698,7 @@ fn build(
     };
     let extract = sections::build_extract(raw.extract, &range_check)?;
     let consolidate = sections::build_consolidate(raw.consolidate, &range_check)?;
+    let search = search::build_search(raw.search, &range_check)?;
 
     Ok(Config {
         codex_home,
@@ -703,6 +718,7 @@ fn build(
         extract_input_tokens,
         extract,
         consolidate,
+        search,
         config_file,
         config_dir,
     })

@@ -167,7 +167,11 @@ pub(super) struct RawConsolidate {
 }
 
 /// A time limit: a duration that must not be zero (nothing could finish in it).
-fn time_limit(key: &str, v: Option<DurationValue>, default: Duration) -> Result<Duration> {
+pub(super) fn time_limit(
+    key: &str,
+    v: Option<DurationValue>,
+    default: Duration,
+) -> Result<Duration> {
     let d = seconds(key, v, default)?;
     if d.is_zero() {
         return Err(Error::usage(format!(

@@ -134,12 +134,20 @@ pub struct Tools {
     store: Store,
     /// Where the server runs: the default current project.
     cwd: Option<String>,
+    /// The `[search]` embedding model, when one is configured and usable.
+    embedder: Option<crate::search::Embedder>,
 }
 
 impl Tools {
     /// Tools over `cfg`'s database and memory folder.
     pub fn new(cfg: Config, store: Store, cwd: Option<String>) -> Tools {
-        Tools { cfg, store, cwd }
+        let embedder = crate::search::configured_embedder(&cfg);
+        Tools {
+            cfg,
+            store,
+            cwd,
+            embedder,
+        }
     }
 
     /// Runs tool `name` with `args`; `Err` is a tool error for the model.
@@ -179,8 +187,13 @@ impl Tools {
             limit: limit as usize,
             sessions: args.flag("sessions")?,
         };
-        let found = search::search(&mut self.store, &self.cfg.memory_root, &opts)
-            .map_err(|e| e.to_string())?;
+        let found = search::search(
+            &mut self.store,
+            &self.cfg.memory_root,
+            &opts,
+            self.embedder.as_ref(),
+        )
+        .map_err(|e| e.to_string())?;
         let hits: Vec<Value> = found.iter().map(search::Hit::to_json).collect();
         let mut text = String::new();
         if found.is_empty() {

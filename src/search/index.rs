@@ -34,12 +34,20 @@ pub struct IndexReport {
     pub units_removed: usize,
     /// Units that stayed and only moved.
     pub units_kept: usize,
+    /// What giving the units vectors did (with `[search] embeddings`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embeddings: Option<super::embed::EmbedReport>,
 }
 
 impl IndexReport {
     /// Whether the index changed.
     pub fn changed(&self) -> bool {
         self.units_added + self.units_removed + self.files_removed > 0
+    }
+
+    /// Tokens the embeddings cost.
+    pub fn embedding_tokens(&self) -> u64 {
+        self.embeddings.as_ref().map_or(0, |e| e.tokens)
     }
 }
 

@@ -7,18 +7,25 @@
 //! [`search`]; `sync` and `consolidate` keep the index current with
 //! [`refresh`].
 
+pub mod embed;
 pub mod index;
 pub mod query;
 pub mod sessions;
 pub mod units;
 pub mod vocabulary;
 
+use crate::config::Config;
 use crate::error::Result;
 use crate::store::Store;
 use rusqlite::{Connection, OptionalExtension};
 use std::path::Path;
 
+pub use embed::Embedder;
 pub use index::{IndexReport, refresh};
+
+/// The constant of reciprocal-rank fusion: a unit at rank `r` of a list
+/// scores `1 / (RRF_K + r)` from it (60, as in Cormack et al.).
+const RRF_K: f64 = 60.0;
 
 /// What to search for.
 #[derive(Debug, Clone, Default)]
@@ -97,33 +104,88 @@ impl Hit {
     }
 }
 
-/// Brings the index up to date after a stage changed the memory folder. A
-/// failure is a warning, never the stage's failure: every search refreshes
-/// the index again before it answers.
-pub fn refresh_after_stage(store: &mut Store, root: &Path) -> Option<IndexReport> {
-    match refresh(store.conn_mut(), root) {
-        Ok(report) => Some(report),
+/// Brings the index (and, with `[search] embeddings`, the vectors) up to
+/// date after a stage changed the memory folder. A failure is a warning,
+/// never the stage's failure: every search refreshes the index again before
+/// it answers.
+pub fn refresh_after_stage(store: &mut Store, cfg: &Config) -> Option<IndexReport> {
+    let mut report = match refresh(store.conn_mut(), &cfg.memory_root) {
+        Ok(report) => report,
         Err(e) => {
             crate::ui::warn(format!("search index not updated: {e}"));
-            None
+            return None;
         }
+    };
+    let Some(embedder) = configured_embedder(cfg) else {
+        return Some(report);
+    };
+    match embedder.update(store.conn()) {
+        Ok(r) => {
+            if let Some(e) = &r.error {
+                crate::ui::warn(format!(
+                    "search vectors: {e}; the units left wait for the next sync or search"
+                ));
+            }
+            report.embeddings = Some(r);
+        }
+        Err(e) => crate::ui::warn(format!("search vectors not updated: {e}")),
     }
+    Some(report)
+}
+
+/// The embedder `[search]` configures, if any; one that cannot work (no API
+/// key, no model) is a warning, and search answers from the full text.
+pub fn configured_embedder(cfg: &Config) -> Option<Embedder> {
+    Embedder::from_config(&cfg.search).unwrap_or_else(|e| {
+        crate::ui::warn(format!("{e}; searching the full text only"));
+        None
+    })
 }
 
 /// Searches the memory folder at `root` (refreshing the index first);
-/// the hits, best first.
-pub fn search(store: &mut Store, root: &Path, opts: &SearchOptions) -> Result<Vec<Hit>> {
+/// the hits, best first. With an `embedder`, units without a vector get one
+/// and the full-text ranks are fused with the question's nearest units
+/// (reciprocal-rank fusion); when the model cannot be reached the search
+/// says so on stderr and answers from the full text. Tokens the embeddings
+/// cost are recorded as a `search` run.
+pub fn search(
+    store: &mut Store,
+    root: &Path,
+    opts: &SearchOptions,
+    embedder: Option<&Embedder>,
+) -> Result<Vec<Hit>> {
     refresh(store.conn_mut(), root)?;
     if opts.sessions {
         sessions::refresh(store.conn_mut())?;
     }
-    let conn = store.conn();
     let groups = query::groups(&opts.query);
+    let full_text = query::rank(store.conn(), &groups)?;
+    let nearest = match embedder {
+        Some(e) => nearest_units(store.conn(), e, &opts.query)?,
+        None => Nearest {
+            units: Vec::new(),
+            tokens: 0,
+            error: None,
+        },
+    };
+    if let Some(err) = &nearest.error {
+        crate::ui::warn(format!(
+            "search: embeddings unavailable ({err}); answering from the full text"
+        ));
+    }
+    if nearest.tokens > 0 {
+        crate::stages::record_spend(store, "search", nearest.tokens)?;
+    }
+    let conn = store.conn();
     let mut hits = Vec::new();
-    for ranked in query::rank(conn, &groups)? {
+    for ranked in fuse(full_text, &nearest.units) {
         if let Some(mut hit) = unit_hit(conn, ranked.id)? {
             hit.score = ranked.score;
-            hit.snippet = ranked.snippet;
+            hit.snippet = if ranked.snippet.is_empty() {
+                query::plain_snippet(&hit.text)
+            } else {
+                ranked.snippet
+            };
             hits.push(hit);
         }
     }
@@ -160,6 +222,68 @@ pub fn search(store: &mut Store, root: &Path, opts: &SearchOptions) -> Result<Ve
     let mut hits = rerank(hits);
     hits.truncate(opts.limit);
     Ok(hits)
+}
+
+/// The units nearest a question, what finding them cost, and why there are
+/// none when the model could not be reached.
+struct Nearest {
+    units: Vec<(i64, f32)>,
+    tokens: u64,
+    error: Option<String>,
+}
+
+/// Embeds what is missing, then finds the units nearest `question`.
+fn nearest_units(conn: &Connection, embedder: &Embedder, question: &str) -> Result<Nearest> {
+    let update = embedder.update(conn)?;
+    let mut out = Nearest {
+        units: Vec::new(),
+        tokens: update.tokens,
+        error: update.error,
+    };
+    if out.error.is_none() {
+        match embedder.nearest(conn, question) {
+            Ok((units, tokens)) => {
+                out.units = units;
+                out.tokens += tokens;
+            }
+            Err(e) => out.error = Some(e.to_string()),
+        }
+    }
+    Ok(out)
+}
+
+/// The full-text ranking alone, or fused with the nearest units by
+/// reciprocal rank: the sum of `1 / (RRF_K + rank)` over both lists, scaled
+/// so that first in both scores 2 (the full-text ranking's own scale).
+fn fuse(full_text: Vec<query::Ranked>, nearest: &[(i64, f32)]) -> Vec<query::Ranked> {
+    if nearest.is_empty() {
+        return full_text;
+    }
+    let mut fused: std::collections::HashMap<i64, query::Ranked> = Default::default();
+    let ranks = full_text
+        .into_iter()
+        .map(|r| (r.id, r.snippet))
+        .enumerate()
+        .chain(
+            nearest
+                .iter()
+                .map(|(id, _)| (*id, String::new()))
+                .enumerate(),
+        );
+    for (rank, (id, snippet)) in ranks {
+        let entry = fused.entry(id).or_insert_with(|| query::Ranked {
+            id,
+            score: 0.0,
+            snippet: String::new(),
+        });
+        entry.score += (RRF_K + 1.0) / (RRF_K + 1.0 + rank as f64);
+        if entry.snippet.is_empty() {
+            entry.snippet = snippet;
+        }
+    }
+    let mut out: Vec<query::Ranked> = fused.into_values().collect();
+    out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+    out
 }
 
 /// How much a hit in `file` is worth next to an equal one elsewhere: the

@@ -228,6 +228,19 @@ pub fn indexed_body(text: &str) -> String {
     out
 }
 
+/// The start of a unit's text as a snippet, for a hit found by its meaning
+/// alone (no matched words to show).
+pub fn plain_snippet(text: &str) -> String {
+    const WORDS: usize = 24;
+    let body = indexed_body(text);
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let mut out = words[..words.len().min(WORDS)].join(" ");
+    if words.len() > WORDS {
+        out.push('…');
+    }
+    out
+}
+
 /// A ranked candidate: the unit's row id, its score and its snippet.
 #[derive(Debug, Clone)]
 pub struct Ranked {

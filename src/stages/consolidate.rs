@@ -103,8 +103,13 @@ impl crate::stages::StageOutcome for ConsolidateReport {
         serde_json::to_value(self).unwrap_or_default()
     }
 
+    /// The model's tokens and the search vectors' (embedding input).
     fn tokens(&self) -> (u64, u64) {
-        (self.tokens_in, self.tokens_out)
+        let embedding = self
+            .search_index
+            .as_ref()
+            .map_or(0, |r| r.embedding_tokens());
+        (self.tokens_in + embedding, self.tokens_out)
     }
 }
 
@@ -252,7 +257,7 @@ pub fn run(
                 ));
             }
             report.read_paths = crate::agents::refresh_installed(cfg, store, now);
-            report.search_index = crate::search::refresh_after_stage(store, &cfg.memory_root);
+            report.search_index = crate::search::refresh_after_stage(store, cfg);
             Ok(report)
         }
         Err(e) => {

@@ -11,4 +11,4 @@ mod record;
 pub mod run;
 pub mod sync;
 
-pub use record::{StageOutcome, record_stage};
+pub use record::{StageOutcome, record_spend, record_stage};

@@ -44,3 +44,23 @@ pub fn record_stage<T: StageOutcome>(
     )?;
     result
 }
+
+/// Records model tokens spent outside a stage (a search's embeddings) as a
+/// finished run of `stage`, so the ledger counts them.
+pub fn record_spend(store: &Store, stage: &str, tokens_in: u64) -> Result<()> {
+    let now = now_secs();
+    let run_id = crate::util::ids::new_uuid_v4();
+    let id = runs::start(store.conn(), &run_id, stage, now)?;
+    runs::finish(
+        store.conn(),
+        id,
+        &runs::Finish {
+            outcome: "ok",
+            counts: &serde_json::json!({}),
+            tokens_in: tokens_in as i64,
+            tokens_out: 0,
+            error: None,
+        },
+        now,
+    )
+}

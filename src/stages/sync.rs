@@ -69,7 +69,18 @@ impl crate::stages::StageOutcome for SyncReport {
             "symlinks_removed": self.symlinks_removed,
             "search_units_added": self.search_index.as_ref().map(|r| r.units_added),
             "search_units_removed": self.search_index.as_ref().map(|r| r.units_removed),
+            "search_vectors_added": self.search_index.as_ref()
+                .and_then(|r| r.embeddings.as_ref()).map(|e| e.embedded),
         })
+    }
+
+    /// The search vectors' embedding input.
+    fn tokens(&self) -> (u64, u64) {
+        let embedding = self
+            .search_index
+            .as_ref()
+            .map_or(0, |r| r.embedding_tokens());
+        (embedding, 0)
     }
 }
 
@@ -173,7 +184,7 @@ pub fn run(
     }
     report.resources_pruned = old.iter().map(|p| rel(root, p)).collect();
     if !dry_run {
-        report.search_index = crate::search::refresh_after_stage(store, root);
+        report.search_index = crate::search::refresh_after_stage(store, cfg);
     }
     Ok((report, selection))
 }

@@ -214,3 +214,50 @@ pub fn stage_one(tag: &str) -> serde_json::Value {
         "rollout_slug": format!("slug-{tag}"),
     })
 }
+
+/// A deterministic stand-in for an embedding model that knows no meaning:
+/// each word's character trigrams (with word boundaries) hashed into 256
+/// dimensions, so texts are near when they share words or word pieces.
+pub fn trigram_embedding(text: &str) -> Vec<f32> {
+    let mut v = vec![0f32; 256];
+    for word in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        let padded: Vec<char> = format!("<{}>", word.to_lowercase()).chars().collect();
+        for gram in padded.windows(3) {
+            let mut h: u32 = 2166136261;
+            for c in gram {
+                h = (h ^ *c as u32).wrapping_mul(16777619);
+            }
+            v[(h % 256) as usize] += 1.0;
+        }
+    }
+    v
+}
+
+/// An OpenAI `/embeddings` answer for `request`: each input embedded by
+/// `embed`, `usage.prompt_tokens` one per whitespace-separated word.
+pub fn embeddings_answer(request: &Request, embed: impl Fn(&str) -> Vec<f32>) -> serde_json::Value {
+    let body = request.json();
+    let inputs: Vec<String> = body["input"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let tokens: usize = inputs.iter().map(|i| i.split_whitespace().count()).sum();
+    let data: Vec<serde_json::Value> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, text)| serde_json::json!({"object": "embedding", "index": i, "embedding": embed(text)}))
+        .collect();
+    serde_json::json!({
+        "object": "list",
+        "data": data,
+        "model": body["model"],
+        "usage": {"prompt_tokens": tokens, "total_tokens": tokens}
+    })
+}

@@ -2,7 +2,7 @@
 //! `benches/search.rs`: a memory folder, questions that share no content word
 //! with the fact they ask about, and the share answered in the top hits.
 
-use memkit::search::{SearchOptions, search};
+use memkit::search::{Embedder, SearchOptions, search};
 use memkit::store::Store;
 use std::path::Path;
 
@@ -37,8 +37,14 @@ pub fn questions(path: &Path) -> Vec<Question> {
 
 /// Asks every question of `questions` against the memory folder `memory`,
 /// using the state database `db`; a question is answered when a hit among
-/// the first `top` holds its answer.
-pub fn evaluate(memory: &Path, db: &Path, questions: &[Question], top: usize) -> Outcome {
+/// the first `top` holds its answer. With an `embedder`, the search is hybrid.
+pub fn evaluate(
+    memory: &Path,
+    db: &Path,
+    questions: &[Question],
+    top: usize,
+    embedder: Option<&Embedder>,
+) -> Outcome {
     let mut store = Store::open(db).unwrap();
     let mut outcome = Outcome {
         total: questions.len(),
@@ -52,7 +58,7 @@ pub fn evaluate(memory: &Path, db: &Path, questions: &[Question], top: usize) ->
             limit: top,
             sessions: false,
         };
-        let hits = search(&mut store, memory, &opts).unwrap();
+        let hits = search(&mut store, memory, &opts, embedder).unwrap();
         if hits.iter().any(|h| h.text.contains(&q.answer)) {
             outcome.answered += 1;
         } else {
