@@ -390,3 +390,55 @@ fn command_backend_gets_the_request_on_stdin() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("status 3") && err.contains("broken"), "{err}");
 }
+
+#[test]
+fn each_call_is_booked_in_money_and_max_cost_per_run_defers_the_rest() {
+    let server =
+        MockServer::start(|_, _| Response::json(200, responses_answer(&stage_one("cart"))));
+    let env = env_with_key();
+    // 1200 tokens in, 300 out per call (the mock's usage): at 1.0 / 10.0 per
+    // million, 0.0042 a call.
+    let prices =
+        "[prices.test-model]\ninput = 1.0\noutput = 10.0\n[limits]\nmax_cost_per_run = 0.05\n";
+    env.write_config(&config_for(&server, "openai", prices));
+    for i in 0..3 {
+        env.write_codex_session(&thread_id(i), &["We use pnpm here, not npm."]);
+    }
+    let out = env.ok(&["run", "--stages", "extract"]);
+    assert!(
+        out.contains("cost: tonight $0.0126 · this month $0.0126"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Codex's own pipeline would have spent ≈ $0.0"),
+        "the sessions are Codex's: {out}"
+    );
+    assert_eq!(
+        env.count("SELECT count(*) FROM ledger WHERE stage = 'extract'"),
+        3
+    );
+    assert_eq!(
+        env.count("SELECT sum(tokens_in) FROM ledger WHERE model = 'test-model'"),
+        3600
+    );
+    let status = env.ok(&["status"]);
+    assert!(status.contains("cost         last run $0.0126"), "{status}");
+    // A budget that holds one session's estimate but not two: the rest wait.
+    for i in 3..6 {
+        env.write_codex_session(&thread_id(i), &["We use pnpm here, not npm."]);
+    }
+    let tight = prices.replace("0.05", "0.02");
+    env.write_config(&config_for(&server, "openai", &tight));
+    let out = env.ok(&["run", "--stages", "extract"]);
+    assert!(out.contains("left for the next run (cost budget)"), "{out}");
+    assert!(env.count("SELECT count(*) FROM ledger") < 6, "{out}");
+    // A limit on a model without a price cannot be kept: a usage error.
+    env.write_config(&config_for(
+        &server,
+        "openai",
+        "[limits]\nmax_cost_per_run = 1\n",
+    ));
+    let r = env.run(&["extract"]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("[prices.\"test-model\"]"));
+}

@@ -73,6 +73,7 @@ impl Consolidator for AgentConsolidator {
             files: scratch.outputs()?,
             tokens_in: estimate_tokens(prompt.len()) as u64,
             tokens_out: estimate_tokens(out.stdout.len()) as u64,
+            tokens_cached: 0,
         })
     }
 }

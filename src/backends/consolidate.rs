@@ -97,6 +97,8 @@ pub struct ConsolidateResult {
     pub tokens_in: u64,
     /// Output tokens.
     pub tokens_out: u64,
+    /// The part of the input served from the provider's prompt cache.
+    pub tokens_cached: u64,
 }
 
 /// A phase-2 backend.

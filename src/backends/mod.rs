@@ -52,6 +52,8 @@ pub struct ExtractResult {
     pub tokens_in: u64,
     /// Output tokens (reported by the backend, else estimated).
     pub tokens_out: u64,
+    /// The part of the input served from the provider's prompt cache.
+    pub tokens_cached: u64,
 }
 
 /// A phase-1 backend.

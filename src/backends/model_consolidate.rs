@@ -136,6 +136,7 @@ impl Consolidator for ModelConsolidator {
             files,
             tokens_in,
             tokens_out,
+            tokens_cached: response.tokens_cached.unwrap_or(0),
         })
     }
 }

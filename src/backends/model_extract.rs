@@ -56,6 +56,7 @@ impl Extractor for ModelExtractor {
         Ok(ExtractResult {
             tokens_in,
             tokens_out,
+            tokens_cached: response.tokens_cached.unwrap_or(0),
             output,
         })
     }

@@ -4,6 +4,7 @@ use super::Ctx;
 use crate::cli::ExtractArgs;
 use crate::error::Result;
 use crate::stages::extract::{self, ExtractOptions, ExtractReport};
+use crate::stages::spend::Over;
 use crate::ui;
 use std::io::IsTerminal;
 
@@ -90,9 +91,14 @@ pub fn summary_line(r: &ExtractReport) -> String {
         }
     }
     if r.deferred > 0 {
+        let by_cost = r
+            .sessions
+            .iter()
+            .any(|s| s.reason.as_deref() == Some(Over::Cost.reason()));
         line.push_str(&format!(
-            "; {} left for the next run (token budget)",
-            r.deferred
+            "; {} left for the next run ({} budget)",
+            r.deferred,
+            if by_cost { "cost" } else { "token" }
         ));
     }
     line.push_str(&format!(

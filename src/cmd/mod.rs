@@ -18,6 +18,7 @@ mod scan;
 mod search;
 mod sessions;
 mod show_session;
+mod spend;
 mod status;
 mod sync;
 

@@ -59,6 +59,9 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<i32> {
         for s in &report.stages {
             crate::outln!("{}", stage_line(s));
         }
+        if let Some(cost) = &report.cost {
+            crate::outln!("{}", super::spend::cost_line(cost, "tonight"));
+        }
         crate::outln!("{}", summary_line(&report));
     }
     Ok(if report.failed() { 1 } else { 0 })

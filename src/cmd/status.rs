@@ -81,6 +81,8 @@ struct Status {
     legacy_memory_root: Option<String>,
     /// Session files that could not be read whole.
     file_problems: Vec<crate::catalog::FileProblem>,
+    /// The last run's spending and the month's.
+    cost: crate::store::ledger::CostSummary,
 }
 
 /// Prints the status.
@@ -161,6 +163,7 @@ pub fn run(ctx: &Ctx) -> Result<i32> {
         next,
         agents: crate::agents::statuses(cfg, Some(&store)),
         file_problems: crate::catalog::file_problems(&store)?,
+        cost: crate::store::ledger::summary(store.conn(), None, &cfg.costs.currency, now)?,
         legacy_memory_root: match crate::memory::relocate::inspect_legacy_folder(cfg) {
             crate::memory::relocate::LegacyFolder::Memkit(p) => Some(p.display().to_string()),
             _ => None,
@@ -283,6 +286,10 @@ fn print_human(s: &Status, now: i64) {
     print_consolidation(s.consolidation.as_ref(), s.baseline.as_ref(), now);
     print_agents(&s.agents, now);
     print_runs(&s.recent_runs);
+    crate::outln!(
+        "{}",
+        super::spend::cost_line(&s.cost, "last run").replacen("cost: ", "cost         ", 1)
+    );
     print_next(&s.next, s.consolidation.as_ref(), now);
 }
 

@@ -12,8 +12,10 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod costs;
 mod search;
 mod sections;
+pub use costs::{CostConfig, Price, Tokens};
 pub use search::{EmbeddingsKind, SearchConfig};
 pub use sections::{
     ConsolidateBackendKind, ConsolidateConfig, DEFAULT_AGENT_COMMAND, ExtractBackendKind,
@@ -67,6 +69,8 @@ pub struct Config {
     pub consolidate: ConsolidateConfig,
     /// Search settings (embeddings).
     pub search: SearchConfig,
+    /// Prices, the Codex comparison and the spending limit.
+    pub costs: CostConfig,
     /// The configuration file that was read, if any.
     pub config_file: Option<PathBuf>,
     /// The folder that holds the configuration file (prompt overrides live in `templates/` there).
@@ -106,6 +110,12 @@ struct RawConfig {
     consolidate: sections::RawConsolidate,
     #[serde(default)]
     search: search::RawSearch,
+    #[serde(default)]
+    limits: costs::RawLimits,
+    #[serde(default)]
+    costs: costs::RawCosts,
+    #[serde(default)]
+    prices: BTreeMap<String, costs::RawPrice>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -161,6 +171,9 @@ pub const KEYS: &[&str] = &[
     "search.batch_size",
     "search.timeout",
     "search.max_retries",
+    "limits.max_cost_per_run",
+    "costs.currency",
+    "costs.codex_model",
 ];
 
 /// Environment variables with a meaning of their own, not config keys.
@@ -699,6 +712,7 @@ fn build(
     let extract = sections::build_extract(raw.extract, &range_check)?;
     let consolidate = sections::build_consolidate(raw.consolidate, &range_check)?;
     let search = search::build_search(raw.search, &range_check)?;
+    let costs = costs::build_costs(raw.limits, raw.costs, raw.prices)?;
 
     Ok(Config {
         codex_home,
@@ -719,6 +733,7 @@ fn build(
         extract,
         consolidate,
         search,
+        costs,
         config_file,
         config_dir,
     })

@@ -8,7 +8,7 @@
 //! configured model is never sent again.
 
 use crate::backends::transport::{HttpClient, api_key, base_url};
-use crate::config::{EmbeddingsKind, ExtractBackendKind, SearchConfig};
+use crate::config::{Config, CostConfig, EmbeddingsKind, ExtractBackendKind, Tokens};
 use crate::error::{Error, Result};
 use crate::util::text::{cut, estimate_tokens};
 use rusqlite::{Connection, params};
@@ -33,6 +33,7 @@ pub struct Embedder {
     model: String,
     dimensions: u32,
     batch_size: usize,
+    costs: CostConfig,
 }
 
 /// What bringing the vectors up to date did.
@@ -53,7 +54,8 @@ impl Embedder {
     /// The embedder `[search]` configures; `None` when embeddings are off.
     /// A configuration that cannot work (no key for openai, no model for
     /// chat) is a usage error that says what to set.
-    pub fn from_config(c: &SearchConfig) -> Result<Option<Embedder>> {
+    pub fn from_config(cfg: &Config) -> Result<Option<Embedder>> {
+        let c = &cfg.search;
         let kind = match c.embeddings {
             EmbeddingsKind::Off => return Ok(None),
             EmbeddingsKind::Openai => ExtractBackendKind::Openai,
@@ -82,6 +84,7 @@ impl Embedder {
             model,
             dimensions: c.dimensions,
             batch_size: c.batch_size,
+            costs: cfg.costs.clone(),
         }))
     }
 
@@ -90,6 +93,27 @@ impl Embedder {
         match self.dimensions {
             0 => self.model.clone(),
             d => format!("{}@{d}", self.model),
+        }
+    }
+
+    /// Books `tokens` of embedding input in the cost ledger (to the run at
+    /// work); a failure to book is a warning.
+    pub fn book(&self, conn: &Connection, tokens: u64) {
+        let model = self.model_id();
+        let entry = crate::store::ledger::Entry {
+            stage: "embed",
+            model: &model,
+            batch: false,
+            thread_id: None,
+            tokens: Tokens {
+                input: tokens,
+                ..Tokens::default()
+            },
+            codex: None,
+        };
+        let now = crate::util::time::now_secs();
+        if let Err(e) = crate::store::ledger::record(conn, &self.costs, &entry, now) {
+            crate::ui::warn(format!("embeddings not booked in the cost ledger: {e}"));
         }
     }
 

@@ -121,6 +121,9 @@ pub fn refresh_after_stage(store: &mut Store, cfg: &Config) -> Option<IndexRepor
     };
     match embedder.update(store.conn()) {
         Ok(r) => {
+            if r.tokens > 0 {
+                embedder.book(store.conn(), r.tokens);
+            }
             if let Some(e) = &r.error {
                 crate::ui::warn(format!(
                     "search vectors: {e}; the units left wait for the next sync or search"
@@ -136,7 +139,7 @@ pub fn refresh_after_stage(store: &mut Store, cfg: &Config) -> Option<IndexRepor
 /// The embedder `[search]` configures, if any; one that cannot work (no API
 /// key, no model) is a warning, and search answers from the full text.
 pub fn configured_embedder(cfg: &Config) -> Option<Embedder> {
-    Embedder::from_config(&cfg.search).unwrap_or_else(|e| {
+    Embedder::from_config(cfg).unwrap_or_else(|e| {
         crate::ui::warn(format!("{e}; searching the full text only"));
         None
     })
@@ -173,8 +176,10 @@ pub fn search(
             "search: embeddings unavailable ({err}); answering from the full text"
         ));
     }
-    if nearest.tokens > 0 {
-        crate::stages::record_spend(store, "search", nearest.tokens)?;
+    if let Some(e) = embedder.filter(|_| nearest.tokens > 0) {
+        crate::stages::record_spend(store, "search", nearest.tokens, |s| {
+            e.book(s.conn(), nearest.tokens)
+        })?;
     }
     let conn = store.conn();
     let mut hits = Vec::new();

@@ -159,6 +159,7 @@ pub fn read(
             LineKind::Noise => return true,
             LineKind::ToolOutput => {
                 if let Some(fast) = output_line(raw.bytes, reader.opts.max_output_bytes) {
+                    stats.codex_input_bytes += raw.bytes.len() as u64;
                     reader.finish_output(fast.call_id, &fast.text, fast.at, raw.number, stats);
                     return true;
                 }
@@ -688,6 +689,9 @@ impl Reader<'_> {
         let Ok(t) = serde_json::from_str::<TypeOnly>(raw) else {
             return;
         };
+        if codex_would_send(t.kind.as_deref(), raw) {
+            stats.codex_input_bytes += raw.len() as u64;
+        }
         match t.kind.as_deref() {
             Some(
                 "reasoning"
@@ -863,6 +867,27 @@ fn content_text(content: &Value) -> String {
             out.join("\n")
         }
         _ => String::new(),
+    }
+}
+
+/// Whether Codex's memory pipeline keeps a response item of type `kind` in
+/// the model input (its persistence filter: messages but the developer's,
+/// tool calls and their outputs, web searches).
+fn codex_would_send(kind: Option<&str>, raw: &str) -> bool {
+    match kind {
+        Some("message") => !raw.contains(r#""role":"developer""#),
+        Some(
+            "agent_message"
+            | "local_shell_call"
+            | "function_call"
+            | "function_call_output"
+            | "custom_tool_call"
+            | "custom_tool_call_output"
+            | "tool_search_call"
+            | "tool_search_output"
+            | "web_search_call",
+        ) => true,
+        _ => false,
     }
 }
 

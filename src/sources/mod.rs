@@ -255,6 +255,10 @@ pub struct ReadStats {
     pub assistant_messages: u64,
     /// Tool calls emitted.
     pub tool_calls: u64,
+    /// Bytes of the response items Codex's own memory pipeline would send
+    /// a model for this session (Codex rollouts only; 0 otherwise), for the
+    /// cost comparison.
+    pub codex_input_bytes: u64,
 }
 
 /// Counts one more skipped line and remembers its number, up to

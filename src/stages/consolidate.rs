@@ -340,6 +340,23 @@ fn consolidate_locked(
         crate::util::crashpoint::here("consolidate:backend-done");
         report.tokens_in = result.tokens_in;
         report.tokens_out = result.tokens_out;
+        let entry = crate::store::ledger::Entry {
+            stage: "consolidate",
+            model: &backend.model(),
+            batch: false,
+            thread_id: None,
+            tokens: crate::config::Tokens {
+                input: result.tokens_in,
+                cached_input: result.tokens_cached,
+                output: result.tokens_out,
+            },
+            codex: None,
+        };
+        if let Err(e) = crate::store::ledger::record(store.conn(), &cfg.costs, &entry, now) {
+            crate::ui::warn(format!(
+                "the consolidation is not booked in the cost ledger: {e}"
+            ));
+        }
         let mut files = result.files;
         pins.apply(&mut files);
         write_files(root, &files)

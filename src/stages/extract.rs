@@ -3,17 +3,18 @@
 //! threads, and store the stage-1 output — exactly once per session version,
 //! even with several memkit processes at work.
 
+use super::spend::{self, Budget};
 use crate::backends::{self, ExtractRequest, Extractor, StageOneOutput};
 use crate::catalog::eligibility::{Ineligible, Windows, check};
 use crate::catalog::{index_file, scan};
-use crate::config::{Config, ExtractBackendKind};
+use crate::config::{Config, ExtractBackendKind, Price, Tokens};
 use crate::error::{Error, Result};
 use crate::modelinput::{Limits, PreparedInput, SessionRef, prepare};
 use crate::redact::redact;
 use crate::sources::{Tool, detect_tool};
 use crate::store::jobs::{self, Claim, ClaimOptions, OutputMeta};
 use crate::store::threads::{self, ThreadRow};
-use crate::store::{Store, stage1};
+use crate::store::{Store, ledger, stage1};
 use crate::templates;
 use crate::util::text::estimate_tokens;
 use crate::util::time::{now_secs, rfc3339};
@@ -22,7 +23,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Most parallel extraction jobs, whatever is configured.
@@ -166,8 +166,9 @@ struct Shared<'a> {
     worker_id: String,
     force: bool,
     dry_run: bool,
-    max_tokens: Option<u64>,
-    tokens_used: AtomicU64,
+    budget: Budget,
+    /// The price of the backend's model (`None`: unknown).
+    price: Option<Price>,
 }
 
 /// Runs phase 1.
@@ -194,9 +195,19 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &ExtractOptions) -> Result<Ext
         worker_id: crate::util::process::worker_id(),
         force: opts.force,
         dry_run: opts.dry_run,
-        max_tokens: opts.max_tokens,
-        tokens_used: AtomicU64::new(0),
+        budget: Budget::new(opts.max_tokens, cfg.costs.max_cost_per_run),
+        price: cfg.costs.price(&backend.model()).copied(),
     };
+    if shared.price.is_none()
+        && let Some(max) = cfg.costs.max_cost_per_run
+    {
+        return Err(Error::usage(format!(
+            "limits.max_cost_per_run = {max} needs the price of {}: add [prices.\"{}\"] \
+             (input, cached_input, output per million tokens) to the config",
+            backend.model(),
+            backend.model()
+        )));
+    }
     let jobs = opts.jobs.unwrap_or(cfg.extract_jobs).clamp(1, MAX_JOBS);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -424,28 +435,22 @@ fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOu
     if shared.dry_run {
         return outcome(row, "would_extract", None, estimated);
     }
-    let reserved = (estimated + ESTIMATED_OUTPUT_TOKENS) as u64;
-    if let Some(max) = shared.max_tokens {
-        let fits = shared
-            .tokens_used
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
-                (used + reserved <= max).then_some(used + reserved)
-            })
-            .is_ok();
-        if !fits {
-            return outcome(
-                row,
-                "deferred",
-                Some("token budget of this run reached".into()),
-                estimated,
-            );
-        }
-    }
-    let release = |actual: u64| {
-        if shared.max_tokens.is_some() {
-            shared.tokens_used.fetch_sub(reserved, Ordering::SeqCst);
-            shared.tokens_used.fetch_add(actual, Ordering::SeqCst);
-        }
+    let expected = Tokens {
+        input: estimated as u64,
+        cached_input: 0,
+        output: ESTIMATED_OUTPUT_TOKENS as u64,
+    };
+    let reservation = match shared
+        .budget
+        .reserve(expected.input + expected.output, shared.cost(expected))
+    {
+        Ok(r) => r,
+        Err(over) => return outcome(row, "deferred", Some(over.reason().into()), estimated),
+    };
+    let release = |used: Tokens| {
+        shared
+            .budget
+            .settle(reservation, used.input + used.output, shared.cost(used))
     };
     let now = now_secs();
     let opts = ClaimOptions {
@@ -462,7 +467,7 @@ fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOu
     ) {
         Ok(Claim::Claimed { token }) => token,
         Ok(skip) => {
-            release(0);
+            release(Tokens::default());
             let reason = match skip {
                 Claim::SkippedUpToDate => "up_to_date",
                 Claim::SkippedRunning => "running_elsewhere",
@@ -473,7 +478,7 @@ fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOu
             return outcome(row, "skipped", Some(reason.into()), estimated);
         }
         Err(e) => {
-            release(0);
+            release(Tokens::default());
             return failed_outcome(row, estimated, format!("claim: {e}"));
         }
     };
@@ -483,18 +488,71 @@ fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOu
         user: &user,
         input: &input,
     });
-    finalise(shared, store, row, &token, estimated, result, &release)
+    let codex_bytes = (row.tool == Tool::Codex.name()).then_some(input.stats.codex_input_bytes);
+    finalise(
+        shared,
+        store,
+        row,
+        &Claimed {
+            token: &token,
+            estimated,
+            codex_bytes,
+        },
+        result,
+        &release,
+    )
+}
+
+/// A claimed session on its way to being finalised.
+struct Claimed<'a> {
+    /// The claim's ownership token.
+    token: &'a str,
+    /// Estimated input tokens of its prompt.
+    estimated: usize,
+    /// For a Codex session, the bytes Codex's own pipeline would have sent.
+    codex_bytes: Option<u64>,
+}
+
+impl Shared<'_> {
+    /// What `t` costs on the backend's model (0 when its price is unknown).
+    fn cost(&self, t: Tokens) -> f64 {
+        self.price.map_or(0.0, |p| p.cost(t, false))
+    }
+
+    /// Books one extraction in the cost ledger; a failure to book is a
+    /// warning, never the session's failure.
+    fn book(&self, store: &Store, row: &ThreadRow, used: Tokens, codex_bytes: Option<u64>) {
+        let model = self.backend.model();
+        let entry = ledger::Entry {
+            stage: "extract",
+            model: &model,
+            batch: false,
+            thread_id: Some(&row.id),
+            tokens: used,
+            codex: codex_bytes.map(|b| {
+                let output = if used.output > 0 {
+                    used.output
+                } else {
+                    ESTIMATED_OUTPUT_TOKENS as u64
+                };
+                spend::codex_tokens(b, output)
+            }),
+        };
+        if let Err(e) = ledger::record(store.conn(), &self.cfg.costs, &entry, now_secs()) {
+            crate::ui::warn(format!("{}: not booked in the cost ledger: {e}", row.id));
+        }
+    }
 }
 
 fn finalise(
     shared: &Shared<'_>,
     store: &mut Store,
     row: &ThreadRow,
-    token: &str,
-    estimated: usize,
+    claimed: &Claimed<'_>,
     result: Result<backends::ExtractResult>,
-    release: &dyn Fn(u64),
+    release: &dyn Fn(Tokens),
 ) -> SessionOutcome {
+    let (token, estimated) = (claimed.token, claimed.estimated);
     let now = now_secs();
     let lost = || {
         failed_outcome(
@@ -505,7 +563,7 @@ fn finalise(
     };
     match result {
         Err(e) => {
-            release(0);
+            release(Tokens::default());
             let reason = crate::util::text::cut(&e.to_string(), 1000).to_string();
             match jobs::mark_stage1_failed(
                 store.conn(),
@@ -525,7 +583,13 @@ fn finalise(
             }
         }
         Ok(r) => {
-            release(r.tokens_in + r.tokens_out);
+            let used = Tokens {
+                input: r.tokens_in,
+                cached_input: r.tokens_cached,
+                output: r.tokens_out,
+            };
+            release(used);
+            shared.book(store, row, used, claimed.codex_bytes);
             let output = redact_output(r.output);
             let stored = if output.is_empty() {
                 jobs::mark_stage1_succeeded_no_output(store.conn_mut(), &row.id, token, now)

@@ -9,6 +9,7 @@ pub mod keepalive;
 pub mod prune;
 mod record;
 pub mod run;
+pub mod spend;
 pub mod sync;
 
 pub use record::{StageOutcome, record_spend, record_stage};

@@ -25,7 +25,9 @@ pub fn record_stage<T: StageOutcome>(
     work: impl FnOnce(&mut Store) -> Result<T>,
 ) -> Result<T> {
     let id = runs::start(store.conn(), run_id, stage, now_secs())?;
+    crate::store::ledger::set_current_run(Some(run_id));
     let result = work(store);
+    crate::store::ledger::set_current_run(None);
     let (outcome, counts, tokens, error) = match &result {
         Ok(r) => (r.outcome(), r.counts(), r.tokens(), None),
         Err(e) => ("failed", serde_json::json!({}), (0, 0), Some(e.to_string())),
@@ -46,11 +48,20 @@ pub fn record_stage<T: StageOutcome>(
 }
 
 /// Records model tokens spent outside a stage (a search's embeddings) as a
-/// finished run of `stage`, so the ledger counts them.
-pub fn record_spend(store: &Store, stage: &str, tokens_in: u64) -> Result<()> {
+/// finished run of `stage`, with what `book` puts in the cost ledger
+/// booked to the same run.
+pub fn record_spend(
+    store: &Store,
+    stage: &str,
+    tokens_in: u64,
+    book: impl FnOnce(&Store),
+) -> Result<()> {
     let now = now_secs();
     let run_id = crate::util::ids::new_uuid_v4();
     let id = runs::start(store.conn(), &run_id, stage, now)?;
+    crate::store::ledger::set_current_run(Some(&run_id));
+    book(store);
+    crate::store::ledger::set_current_run(None);
     runs::finish(
         store.conn(),
         id,

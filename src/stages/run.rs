@@ -136,6 +136,9 @@ pub struct RunReport {
     pub stages: Vec<StageRun>,
     /// Session files that could not be read whole (warnings, never a failed run).
     pub file_problems: Vec<String>,
+    /// What the run spent, next to the month (from the cost ledger).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::store::ledger::CostSummary>,
 }
 
 impl RunReport {
@@ -207,6 +210,7 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &RunOptions) -> Result<RunRepo
         locked_since: None,
         stages: Vec::new(),
         file_problems: Vec::new(),
+        cost: None,
     };
     if opts.wait {
         wait_for_run_lock(store, &owner, |_| {})?;
@@ -244,6 +248,13 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &RunOptions) -> Result<RunRepo
         .collect();
     released?;
     report.finished_at = now_secs();
+    report.cost = crate::store::ledger::summary(
+        store.conn(),
+        Some(&opts.run_id),
+        &cfg.costs.currency,
+        report.finished_at,
+    )
+    .ok();
     result.map(|()| report)
 }
 

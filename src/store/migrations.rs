@@ -202,6 +202,50 @@ const MIGRATIONS: &[&str] = &[
         fts_rowid      INTEGER
     );
     "#,
+    // 8: the cost ledger (one row per model call, priced when recorded) and
+    // the OpenAI batches in flight with the sessions each one holds.
+    r#"
+    CREATE TABLE ledger (
+        id          INTEGER PRIMARY KEY,
+        run_id      TEXT NOT NULL,
+        stage       TEXT NOT NULL,
+        at          INTEGER NOT NULL,
+        model       TEXT NOT NULL,
+        mode        TEXT NOT NULL,
+        thread_id   TEXT,
+        tokens_in   INTEGER NOT NULL,
+        cached_in   INTEGER NOT NULL,
+        tokens_out  INTEGER NOT NULL,
+        cost        REAL,
+        sync_cost   REAL,
+        codex_cost  REAL
+    );
+    CREATE INDEX idx_ledger_at ON ledger(at);
+    CREATE INDEX idx_ledger_run ON ledger(run_id);
+    CREATE TABLE batches (
+        id             TEXT PRIMARY KEY,
+        remote_id      TEXT,
+        input_file_id  TEXT,
+        state          TEXT NOT NULL,
+        remote_status  TEXT,
+        model          TEXT NOT NULL,
+        created_at     INTEGER NOT NULL,
+        submitted_at   INTEGER,
+        expires_at     INTEGER,
+        finished_at    INTEGER,
+        sessions       INTEGER NOT NULL,
+        error          TEXT
+    );
+    CREATE TABLE batch_items (
+        batch_id           TEXT NOT NULL,
+        thread_id          TEXT NOT NULL,
+        token              TEXT NOT NULL,
+        source_updated_at  INTEGER NOT NULL,
+        prompt_bytes       INTEGER NOT NULL,
+        codex_tokens       INTEGER,
+        PRIMARY KEY (batch_id, thread_id)
+    );
+    "#,
 ];
 
 /// The schema version this build writes.

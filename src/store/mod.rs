@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 pub mod forget;
 pub mod jobs;
 pub mod kv;
+pub mod ledger;
 pub mod locks;
 mod migrations;
 pub mod runs;

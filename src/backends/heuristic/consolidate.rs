@@ -24,7 +24,7 @@ impl Consolidator for HeuristicConsolidator {
     }
 
     fn model(&self) -> String {
-        "rules-v1".into()
+        super::MODEL.into()
     }
 
     fn consolidate(&self, input: &ConsolidationInput<'_>) -> Result<ConsolidateResult> {
@@ -32,6 +32,7 @@ impl Consolidator for HeuristicConsolidator {
             files: consolidate_files(input.selection, input.notes),
             tokens_in: 0,
             tokens_out: 0,
+            tokens_cached: 0,
         })
     }
 }

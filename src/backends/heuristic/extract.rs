@@ -28,7 +28,7 @@ impl Extractor for HeuristicExtractor {
     }
 
     fn model(&self) -> String {
-        "rules-v1".to_string()
+        super::MODEL.to_string()
     }
 
     fn extract(&self, request: &ExtractRequest<'_>) -> Result<ExtractResult> {
@@ -40,6 +40,7 @@ impl Extractor for HeuristicExtractor {
             output,
             tokens_in: estimate_tokens(request.input.transcript.len()) as u64,
             tokens_out: estimate_tokens(out_bytes) as u64,
+            tokens_cached: 0,
         })
     }
 }

@@ -1,5 +1,7 @@
 //! The offline, deterministic backends: rule-based extraction and consolidation.
 
+/// The name the offline backends record as their model (free in the price table).
+pub const MODEL: &str = "rules-v1";
 mod commands;
 mod consolidate;
 mod curate;

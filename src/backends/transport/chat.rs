@@ -85,6 +85,9 @@ impl Transport for ChatCompletions {
             text,
             tokens_in: count("prompt_tokens"),
             tokens_out: count("completion_tokens"),
+            tokens_cached: usage
+                .and_then(|u| u.pointer("/prompt_tokens_details/cached_tokens"))
+                .and_then(Value::as_u64),
         })
     }
 }

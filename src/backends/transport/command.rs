@@ -179,6 +179,7 @@ impl Transport for CommandTransport {
             text: out.stdout,
             tokens_in: None,
             tokens_out: None,
+            tokens_cached: None,
         })
     }
 }

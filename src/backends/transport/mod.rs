@@ -38,6 +38,8 @@ pub struct StructuredResponse {
     pub tokens_in: Option<u64>,
     /// Output tokens, if reported.
     pub tokens_out: Option<u64>,
+    /// The part of the input served from the provider's prompt cache, if reported.
+    pub tokens_cached: Option<u64>,
 }
 
 /// Something that answers structured requests.

@@ -103,6 +103,9 @@ impl Transport for OpenAiResponses {
             text,
             tokens_in: count("input_tokens"),
             tokens_out: count("output_tokens"),
+            tokens_cached: usage
+                .and_then(|u| u.pointer("/input_tokens_details/cached_tokens"))
+                .and_then(Value::as_u64),
         })
     }
 }
