@@ -242,6 +242,10 @@ pub struct RunArgs {
     /// Cap the run's model tokens: extraction stops claiming before it would exceed N.
     #[arg(long, value_name = "N")]
     pub max_tokens: Option<u64>,
+    /// With the openai-batch backend: poll until every batch is done and stored, then go on
+    /// with sync and consolidate (a manual run; cron leaves batches to the next night).
+    #[arg(long)]
+    pub wait_batches: bool,
 }
 
 /// `memkit cite-import`.
@@ -402,6 +406,8 @@ pub enum ExtractBackendArg {
     Heuristic,
     /// OpenAI Responses API.
     Openai,
+    /// OpenAI Responses API through the Batch API (half price; a later run collects the results).
+    OpenaiBatch,
     /// Any OpenAI-compatible /chat/completions endpoint.
     Chat,
     /// An external program (request JSON on stdin, JSON object on stdout).
@@ -415,6 +421,7 @@ impl ExtractBackendArg {
         match self {
             ExtractBackendArg::Heuristic => K::Heuristic,
             ExtractBackendArg::Openai => K::Openai,
+            ExtractBackendArg::OpenaiBatch => K::OpenaiBatch,
             ExtractBackendArg::Chat => K::Chat,
             ExtractBackendArg::Command => K::Command,
         }
@@ -454,6 +461,10 @@ pub struct ExtractArgs {
     /// List what would be extracted with estimated input tokens; no claim, no model call.
     #[arg(long)]
     pub dry_run: bool,
+    /// With the openai-batch backend: poll until every batch is done and stored
+    /// (every [extract] batch_poll_interval), instead of leaving it to a later run.
+    #[arg(long)]
+    pub wait: bool,
     /// Backend for this run (default: [extract] backend in the config).
     #[arg(long, value_enum)]
     pub backend: Option<ExtractBackendArg>,

@@ -2,6 +2,7 @@
 //! trait per phase; the pipeline never knows which backend it talks to.
 
 pub mod agent;
+pub mod batch;
 pub mod consolidate;
 pub mod heuristic;
 pub mod model_consolidate;

@@ -1,6 +1,6 @@
 //! Phase 1 through a model transport: one strict-schema call per session.
 
-use super::transport::{StructuredRequest, Transport};
+use super::transport::{StructuredRequest, StructuredResponse, Transport};
 use super::{ExtractRequest, ExtractResult, Extractor, StageOneOutput};
 use crate::error::Result;
 use serde_json::{Value, json};
@@ -51,13 +51,22 @@ impl Extractor for ModelExtractor {
             schema_name: "stage_one_output",
             schema: &self.schema,
         })?;
-        let output: StageOneOutput = response.parse()?;
-        let (tokens_in, tokens_out) = response.tokens(request.system.len() + request.user.len());
-        Ok(ExtractResult {
-            tokens_in,
-            tokens_out,
-            tokens_cached: response.tokens_cached.unwrap_or(0),
-            output,
-        })
+        stage_one_result(&response, request.system.len() + request.user.len())
     }
+}
+
+/// A model's answer as a stage-1 result: the three fields parsed, the tokens
+/// as reported (else estimated from the `prompt_bytes` and the answer).
+pub fn stage_one_result(
+    response: &StructuredResponse,
+    prompt_bytes: usize,
+) -> Result<ExtractResult> {
+    let output: StageOneOutput = response.parse()?;
+    let (tokens_in, tokens_out) = response.tokens(prompt_bytes);
+    Ok(ExtractResult {
+        tokens_in,
+        tokens_out,
+        tokens_cached: response.tokens_cached.unwrap_or(0),
+        output,
+    })
 }

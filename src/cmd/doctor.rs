@@ -321,9 +321,9 @@ fn transport_check(
                 Some("set command = [\"/full/path/to/program\", …] in the config".into()),
             ),
         },
-        ExtractBackendKind::Openai | ExtractBackendKind::Chat => {
+        ExtractBackendKind::Openai | ExtractBackendKind::OpenaiBatch | ExtractBackendKind::Chat => {
             let key = api_key(api_key_env);
-            if kind == ExtractBackendKind::Openai && key.is_none() {
+            if kind != ExtractBackendKind::Chat && key.is_none() {
                 return check(
                     name,
                     Level::Fail,

@@ -3,12 +3,13 @@
 use super::Ctx;
 use crate::cli::ExtractArgs;
 use crate::error::Result;
+use crate::stages::extract::BatchReport;
 use crate::stages::extract::{self, ExtractOptions, ExtractReport};
 use crate::stages::spend::Over;
 use crate::ui;
 use std::io::IsTerminal;
 
-/// Runs phase 1; exit 1 when any session failed (it stays retryable).
+/// Runs phase 1; exit 1 when any session (or batch) failed (it stays retryable).
 pub fn run(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
     let opts = ExtractOptions {
         since: args.since,
@@ -18,6 +19,7 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
         tool: args.tool.map(|t| t.tool()),
         thread: args.thread.clone(),
         file: args.file.clone(),
+        wait: args.wait,
         force: args.force,
         dry_run: args.dry_run,
         backend: args.backend.map(|b| b.kind()),
@@ -29,7 +31,11 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
         extract::run(&ctx.cfg, store, &opts)
     })?;
     print_report(ctx, &report);
-    Ok(if report.failed > 0 { 1 } else { 0 })
+    Ok(if report.failed + report.batch_errors > 0 {
+        1
+    } else {
+        0
+    })
 }
 
 /// Prints per-session lines and the summary (JSON Lines with `--json`).
@@ -105,5 +111,33 @@ pub fn summary_line(r: &ExtractReport) -> String {
         "; tokens {} in / {} out",
         r.tokens_in, r.tokens_out
     ));
+    for b in &r.batches {
+        line.push_str(&format!("; {}", batch_line(b)));
+    }
     line
+}
+
+/// What happened to one OpenAI batch, in words.
+fn batch_line(b: &BatchReport) -> String {
+    let id = b.remote_id.as_deref().unwrap_or(&b.id);
+    let status = b.status.as_deref().unwrap_or("-");
+    match b.event {
+        "submitted" => format!(
+            "submitted batch {id} with {} sessions (OpenAI Batch API: results within 24 h, \
+             stored by the next run)",
+            b.sessions
+        ),
+        "in_flight" => format!("batch {id} ({} sessions) is {status}", b.sessions),
+        "error" => format!(
+            "batch {id}: {}",
+            b.note
+                .as_deref()
+                .unwrap_or("failed; the next run tries again")
+        ),
+        event => format!(
+            "{event} batch {id} ({status}): {} stored, {} with nothing durable, {} failed \
+             (retried later), {} given back",
+            b.stored, b.no_output, b.failed, b.released
+        ),
+    }
 }

@@ -18,6 +18,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<i32> {
         stages,
         wait: args.wait,
         max_tokens: args.max_tokens,
+        wait_batches: args.wait_batches,
         progress: std::io::stderr().is_terminal() && !ctx.json,
         run_id: crate::util::ids::new_uuid_v4(),
     };

@@ -83,6 +83,8 @@ struct Status {
     file_problems: Vec<crate::catalog::FileProblem>,
     /// The last run's spending and the month's.
     cost: crate::store::ledger::CostSummary,
+    /// OpenAI batches not collected yet.
+    batches_in_flight: Vec<crate::store::batches::BatchRow>,
 }
 
 /// Prints the status.
@@ -164,6 +166,7 @@ pub fn run(ctx: &Ctx) -> Result<i32> {
         agents: crate::agents::statuses(cfg, Some(&store)),
         file_problems: crate::catalog::file_problems(&store)?,
         cost: crate::store::ledger::summary(store.conn(), None, &cfg.costs.currency, now)?,
+        batches_in_flight: crate::store::batches::open(store.conn())?,
         legacy_memory_root: match crate::memory::relocate::inspect_legacy_folder(cfg) {
             crate::memory::relocate::LegacyFolder::Memkit(p) => Some(p.display().to_string()),
             _ => None,
@@ -286,6 +289,17 @@ fn print_human(s: &Status, now: i64) {
     print_consolidation(s.consolidation.as_ref(), s.baseline.as_ref(), now);
     print_agents(&s.agents, now);
     print_runs(&s.recent_runs);
+    for b in &s.batches_in_flight {
+        crate::outln!(
+            "batch        {} · {} sessions · submitted {} · {}",
+            b.remote_id.as_deref().unwrap_or(&b.id),
+            b.sessions,
+            b.submitted_at
+                .map(rfc3339)
+                .unwrap_or_else(|| "not yet".into()),
+            b.remote_status.as_deref().unwrap_or(&b.state)
+        );
+    }
     crate::outln!(
         "{}",
         super::spend::cost_line(&s.cost, "last run").replacen("cost: ", "cost         ", 1)

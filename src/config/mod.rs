@@ -152,6 +152,8 @@ pub const KEYS: &[&str] = &[
     "extract.command",
     "extract.timeout",
     "extract.max_retries",
+    "extract.batch_fallback",
+    "extract.batch_poll_interval",
     "consolidate.backend",
     "consolidate.transport",
     "consolidate.model",

@@ -16,6 +16,9 @@ pub enum ExtractBackendKind {
     Heuristic,
     /// OpenAI Responses API.
     Openai,
+    /// OpenAI Responses API through the Batch API: half the price, results
+    /// within 24 hours (collected by a later run).
+    OpenaiBatch,
     /// Any OpenAI-compatible `/chat/completions` endpoint.
     Chat,
     /// An external program: request JSON on stdin, JSON object on stdout.
@@ -28,6 +31,7 @@ impl ExtractBackendKind {
         Some(match s {
             "heuristic" => Self::Heuristic,
             "openai" => Self::Openai,
+            "openai-batch" => Self::OpenaiBatch,
             "chat" => Self::Chat,
             "command" => Self::Command,
             _ => return None,
@@ -39,6 +43,7 @@ impl ExtractBackendKind {
         match self {
             Self::Heuristic => "heuristic",
             Self::Openai => "openai",
+            Self::OpenaiBatch => "openai-batch",
             Self::Chat => "chat",
             Self::Command => "command",
         }
@@ -109,6 +114,11 @@ pub struct ExtractConfig {
     pub timeout: Duration,
     /// Retries after 429 / 5xx / transport errors.
     pub max_retries: u32,
+    /// With `openai-batch`: the synchronous backend a session's last retry
+    /// goes to after failing in batches (`None`: batches only).
+    pub batch_fallback: Option<ExtractBackendKind>,
+    /// With `openai-batch`: how often `--wait` asks whether a batch is done.
+    pub batch_poll_interval: Duration,
 }
 
 /// Phase-2 settings (`[consolidate]`).
@@ -148,6 +158,8 @@ pub(super) struct RawExtract {
     command: Option<Vec<String>>,
     timeout: Option<DurationValue>,
     max_retries: Option<i64>,
+    batch_fallback: Option<String>,
+    batch_poll_interval: Option<DurationValue>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -202,9 +214,23 @@ pub(super) fn build_extract(raw: RawExtract, check: &RangeCheck<'_>) -> Result<E
         None => ExtractBackendKind::Heuristic,
         Some(s) => ExtractBackendKind::parse(s).ok_or_else(|| {
             Error::usage(format!(
-                "extract.backend = \"{s}\" is not a backend (allowed: heuristic, openai, chat, command)"
+                "extract.backend = \"{s}\" is not a backend (allowed: heuristic, openai, \
+                 openai-batch, chat, command)"
             ))
         })?,
+    };
+    let batch_fallback = match raw.batch_fallback.as_deref() {
+        None | Some("") => None,
+        Some(s) => Some(
+            ExtractBackendKind::parse(s)
+                .filter(|k| *k != ExtractBackendKind::OpenaiBatch)
+                .ok_or_else(|| {
+                    Error::usage(format!(
+                        "extract.batch_fallback = \"{s}\" is not a synchronous backend \
+                         (allowed: \"\", heuristic, openai, chat, command)"
+                    ))
+                })?,
+        ),
     };
     Ok(ExtractConfig {
         backend,
@@ -219,6 +245,12 @@ pub(super) fn build_extract(raw: RawExtract, check: &RangeCheck<'_>) -> Result<E
             0..=10,
             "",
         )? as u32,
+        batch_fallback,
+        batch_poll_interval: time_limit(
+            "extract.batch_poll_interval",
+            raw.batch_poll_interval,
+            Duration::from_secs(60),
+        )?,
     })
 }
 

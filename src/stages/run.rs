@@ -159,6 +159,8 @@ pub struct RunOptions {
     pub wait: bool,
     /// Cap on the run's model tokens (extraction stops claiming before it).
     pub max_tokens: Option<u64>,
+    /// Poll OpenAI batches until they are done before going on.
+    pub wait_batches: bool,
     /// Progress bars (only when stderr is a terminal).
     pub progress: bool,
     /// The run id.
@@ -296,6 +298,7 @@ fn run_stages(
                 let eo = ExtractOptions {
                     max_tokens: opts.max_tokens,
                     progress: opts.progress,
+                    wait: opts.wait_batches,
                     ..Default::default()
                 };
                 record_stage(store, &run_id, stage.name(), |s| extract::run(cfg, s, &eo))

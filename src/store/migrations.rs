@@ -242,7 +242,7 @@ const MIGRATIONS: &[&str] = &[
         token              TEXT NOT NULL,
         source_updated_at  INTEGER NOT NULL,
         prompt_bytes       INTEGER NOT NULL,
-        codex_tokens       INTEGER,
+        codex_bytes        INTEGER,
         PRIMARY KEY (batch_id, thread_id)
     );
     "#,

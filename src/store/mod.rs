@@ -8,6 +8,7 @@ use rusqlite::{Connection, OpenFlags};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+pub mod batches;
 pub mod forget;
 pub mod jobs;
 pub mod kv;

@@ -286,6 +286,7 @@ pub fn json_lines(s: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
+pub mod batch_mock;
 pub mod mock;
 
 /// A synthetic thread id (UUIDv7-shaped) for session `i`.

@@ -44,25 +44,120 @@ impl HttpClient {
 
     /// POSTs `body` as JSON and returns the parsed JSON answer.
     pub fn post_json(&self, url: &str, bearer: Option<&str>, body: &Value) -> Result<Value> {
-        let mut attempt = 0u32;
+        let mut resp = self.send(url, || {
+            self.authorized(self.agent.post(url), bearer)
+                .header("content-type", "application/json")
+                .send_json(body)
+        })?;
+        json_body(url, &mut resp)
+    }
+
+    /// GETs `url` and returns the parsed JSON answer.
+    pub fn get_json(&self, url: &str, bearer: Option<&str>) -> Result<Value> {
+        let mut resp = self.send(url, || self.authorized(self.agent.get(url), bearer).call())?;
+        json_body(url, &mut resp)
+    }
+
+    /// GETs `url` and hands each line of the body to `line`, streaming (a
+    /// line longer than `max_line` bytes is an error, not an allocation).
+    pub fn get_lines(
+        &self,
+        url: &str,
+        bearer: Option<&str>,
+        max_line: usize,
+        line: &mut dyn FnMut(&str) -> Result<()>,
+    ) -> Result<()> {
+        use std::io::{BufRead, Read};
+        let mut resp = self.send(url, || self.authorized(self.agent.get(url), bearer).call())?;
+        let reader = resp.body_mut().with_config().limit(u64::MAX).reader();
+        let mut reader = std::io::BufReader::new(reader);
+        let mut buf = Vec::new();
+        let mut number = 0u64;
         loop {
-            let mut request = self
-                .agent
-                .post(url)
-                .header("content-type", "application/json");
-            if let Some(key) = bearer {
-                request = request.header("authorization", &format!("Bearer {key}"));
+            buf.clear();
+            let n = (&mut reader)
+                .take(max_line as u64 + 1)
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| Error::failed(format!("{url}: reading the body: {e}")))?;
+            if n == 0 {
+                return Ok(());
             }
-            let outcome = request.send_json(body);
-            let (retryable, wait, error) = match outcome {
+            number += 1;
+            if buf.len() > max_line && buf.last() != Some(&b'\n') {
+                return Err(Error::failed(format!(
+                    "{url}: line {number} is longer than {max_line} bytes"
+                )));
+            }
+            let text = String::from_utf8_lossy(&buf);
+            if !text.trim().is_empty() {
+                line(text.trim_end())?;
+            }
+        }
+    }
+
+    /// POSTs a `multipart/form-data` body of text `fields` and one file
+    /// (`name`, file name, content type, bytes); returns the JSON answer.
+    pub fn post_multipart(
+        &self,
+        url: &str,
+        bearer: Option<&str>,
+        fields: &[(&str, &str)],
+        file: (&str, &str, &str, &[u8]),
+    ) -> Result<Value> {
+        let boundary = format!("memkit-{}", crate::util::ids::new_uuid_v4());
+        let mut body = Vec::new();
+        for (name, value) in fields {
+            body.extend_from_slice(
+                format!(
+                    "--{boundary}\r\ncontent-disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
+                )
+                .as_bytes(),
+            );
+        }
+        let (name, filename, content_type, bytes) = file;
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\ncontent-disposition: form-data; name=\"{name}\"; filename=\"{filename}\"\r\ncontent-type: {content_type}\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+        let content_type = format!("multipart/form-data; boundary={boundary}");
+        let mut resp = self.send(url, || {
+            self.authorized(self.agent.post(url), bearer)
+                .header("content-type", &content_type)
+                .send(&body[..])
+        })?;
+        json_body(url, &mut resp)
+    }
+
+    fn authorized<B>(
+        &self,
+        request: ureq::RequestBuilder<B>,
+        bearer: Option<&str>,
+    ) -> ureq::RequestBuilder<B> {
+        match bearer {
+            Some(key) => request.header("authorization", &format!("Bearer {key}")),
+            None => request,
+        }
+    }
+
+    /// Sends with `attempt` until a 2xx answer, retrying 429 / 5xx and
+    /// connection errors with backoff (honouring `Retry-After`); any other
+    /// status is an error that shows it and the start of the body.
+    fn send(
+        &self,
+        url: &str,
+        attempt: impl Fn() -> std::result::Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+    ) -> Result<ureq::http::Response<ureq::Body>> {
+        let mut tries = 0u32;
+        loop {
+            let (retryable, wait, error) = match attempt() {
                 Ok(mut resp) => {
                     let status = resp.status().as_u16();
                     if (200..300).contains(&status) {
-                        return resp.body_mut().read_json::<Value>().map_err(|e| {
-                            Error::failed(format!(
-                                "{url}: HTTP {status} but the body is not JSON: {e}"
-                            ))
-                        });
+                        return Ok(resp);
                     }
                     let retry_after = resp
                         .headers()
@@ -90,17 +185,31 @@ impl HttpClient {
                 }
                 Err(e) => (true, None, format!("{url}: {e}")),
             };
-            if !retryable || attempt >= self.max_retries {
-                let tries = if attempt > 0 {
-                    format!(" (after {} attempts)", attempt + 1)
+            if !retryable || tries >= self.max_retries {
+                let after = if tries > 0 {
+                    format!(" (after {} attempts)", tries + 1)
                 } else {
                     String::new()
                 };
-                return Err(Error::failed(format!("{error}{tries}")));
+                return Err(Error::failed(format!("{error}{after}")));
             }
-            let backoff = wait.unwrap_or_else(|| Duration::from_secs(1u64 << attempt.min(5)));
+            let backoff = wait.unwrap_or_else(|| Duration::from_secs(1u64 << tries.min(5)));
             std::thread::sleep(backoff.min(MAX_BACKOFF));
-            attempt += 1;
+            tries += 1;
         }
     }
+}
+
+/// The JSON body of a 2xx answer.
+fn json_body(url: &str, resp: &mut ureq::http::Response<ureq::Body>) -> Result<Value> {
+    let status = resp.status().as_u16();
+    resp.body_mut()
+        .with_config()
+        .limit(256 * 1024 * 1024)
+        .read_json::<Value>()
+        .map_err(|e| {
+            Error::failed(format!(
+                "{url}: HTTP {status} but the body is not JSON: {e}"
+            ))
+        })
 }

@@ -4,7 +4,7 @@
 mod chat;
 pub mod command;
 mod http;
-mod openai;
+pub mod openai;
 
 pub use chat::ChatCompletions;
 pub use command::CommandTransport;
@@ -87,7 +87,13 @@ pub fn api_key(env: &str) -> Option<String> {
 /// transport's default, without a trailing slash.
 pub fn base_url(kind: ExtractBackendKind, configured: &str) -> String {
     let base = match configured.trim() {
-        "" if kind == ExtractBackendKind::Openai => OPENAI_BASE_URL,
+        "" if matches!(
+            kind,
+            ExtractBackendKind::Openai | ExtractBackendKind::OpenaiBatch
+        ) =>
+        {
+            OPENAI_BASE_URL
+        }
         "" => CHAT_BASE_URL,
         set => set,
     };
@@ -99,7 +105,9 @@ pub fn build(s: &TransportSettings) -> Result<Box<dyn Transport>> {
     let key = || api_key(&s.api_key_env);
     let base = || base_url(s.kind, &s.base_url);
     Ok(match s.kind {
-        ExtractBackendKind::Openai => {
+        // A batch's requests are the synchronous backend's; this transport
+        // serves a dry run and the names a run records.
+        ExtractBackendKind::Openai | ExtractBackendKind::OpenaiBatch => {
             let api_key = key().ok_or_else(|| {
                 Error::usage(format!(
                     "the openai backend needs an API key: set {} (or api_key_env in the config)",

@@ -50,62 +50,69 @@ impl Transport for OpenAiResponses {
         let v = self
             .http
             .post_json(&url, Some(&self.api_key), &self.body(request))?;
-        if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
-            return Err(Error::failed(format!("{url}: {err}")));
+        read_response(&url, &v)
+    }
+}
+
+/// The answer text and token counts of a Responses API response object
+/// (`url` names where it came from in errors): an error, an unfinished
+/// response, a refusal or no output text is an error.
+pub fn read_response(url: &str, v: &Value) -> Result<StructuredResponse> {
+    if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
+        return Err(Error::failed(format!("{url}: {err}")));
+    }
+    let status = v
+        .get("status")
+        .and_then(Value::as_str)
+        .unwrap_or("completed");
+    if status != "completed" {
+        let why = v
+            .get("incomplete_details")
+            .map(Value::to_string)
+            .unwrap_or_default();
+        return Err(Error::failed(format!("{url}: response {status} {why}")));
+    }
+    let mut text = String::new();
+    for item in v
+        .get("output")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if item.get("type").and_then(Value::as_str) != Some("message") {
+            continue;
         }
-        let status = v
-            .get("status")
-            .and_then(Value::as_str)
-            .unwrap_or("completed");
-        if status != "completed" {
-            let why = v
-                .get("incomplete_details")
-                .map(Value::to_string)
-                .unwrap_or_default();
-            return Err(Error::failed(format!("{url}: response {status} {why}")));
-        }
-        let mut text = String::new();
-        for item in v
-            .get("output")
+        for part in item
+            .get("content")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
         {
-            if item.get("type").and_then(Value::as_str) != Some("message") {
-                continue;
-            }
-            for part in item
-                .get("content")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                match part.get("type").and_then(Value::as_str) {
-                    Some("output_text") => {
-                        text.push_str(part.get("text").and_then(Value::as_str).unwrap_or(""))
-                    }
-                    Some("refusal") => {
-                        let why = part.get("refusal").and_then(Value::as_str).unwrap_or("");
-                        return Err(Error::failed(format!("{url}: the model refused: {why}")));
-                    }
-                    _ => {}
+            match part.get("type").and_then(Value::as_str) {
+                Some("output_text") => {
+                    text.push_str(part.get("text").and_then(Value::as_str).unwrap_or(""))
                 }
+                Some("refusal") => {
+                    let why = part.get("refusal").and_then(Value::as_str).unwrap_or("");
+                    return Err(Error::failed(format!("{url}: the model refused: {why}")));
+                }
+                _ => {}
             }
         }
-        if text.trim().is_empty() {
-            return Err(Error::failed(format!(
-                "{url}: the response has no output text"
-            )));
-        }
-        let usage = v.get("usage");
-        let count = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
-        Ok(StructuredResponse {
-            text,
-            tokens_in: count("input_tokens"),
-            tokens_out: count("output_tokens"),
-            tokens_cached: usage
-                .and_then(|u| u.pointer("/input_tokens_details/cached_tokens"))
-                .and_then(Value::as_u64),
-        })
     }
+    if text.trim().is_empty() {
+        return Err(Error::failed(format!(
+            "{url}: the response has no output text"
+        )));
+    }
+    let usage = v.get("usage");
+    let count = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
+    Ok(StructuredResponse {
+        text,
+        tokens_in: count("input_tokens"),
+        tokens_out: count("output_tokens"),
+        tokens_cached: usage
+            .and_then(|u| u.pointer("/input_tokens_details/cached_tokens"))
+            .and_then(Value::as_u64),
+    })
 }

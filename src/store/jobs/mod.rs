@@ -348,6 +348,36 @@ pub fn mark_stage1_failed(
     Ok(n > 0)
 }
 
+/// Whether the claim `token` on `thread_id` is still running (not finished,
+/// given back or taken over).
+pub fn claim_is_live(conn: &Connection, thread_id: &str, token: &str) -> Result<bool> {
+    Ok(conn.query_row(
+        "SELECT EXISTS(SELECT 1 FROM jobs WHERE kind = ?1 AND job_key = ?2
+            AND status = 'running' AND ownership_token = ?3)",
+        params![KIND_STAGE1, thread_id, token],
+        |r| r.get(0),
+    )?)
+}
+
+/// Gives a claim back without spending a retry (its batch expired or was
+/// cancelled, or never reached the model): the session can be claimed again
+/// at once. Returns `false` when the claim was lost.
+pub fn release_stage1(
+    conn: &Connection,
+    thread_id: &str,
+    token: &str,
+    reason: &str,
+    now: i64,
+) -> Result<bool> {
+    let n = conn.execute(
+        "UPDATE jobs SET status = 'error', finished_at = ?4, lease_until = NULL, retry_at = NULL,
+            last_error = ?5
+         WHERE kind = ?1 AND job_key = ?2 AND status = 'running' AND ownership_token = ?3",
+        params![KIND_STAGE1, thread_id, token, now, reason],
+    )?;
+    Ok(n > 0)
+}
+
 /// Marks the global phase-2 job as having new input (Codex's enqueue semantics:
 /// a running job stays running, otherwise it becomes pending with its backoff
 /// cleared; the retry budget is topped up; the watermark only moves forward).

@@ -3,21 +3,26 @@
 //! threads, and store the stage-1 output — exactly once per session version,
 //! even with several memkit processes at work.
 
-use super::spend::{self, Budget};
-use crate::backends::{self, ExtractRequest, Extractor, StageOneOutput};
+use super::spend::Budget;
+mod batch;
+mod finish;
+
+pub use batch::BatchReport;
+
+use crate::backends::{self, ExtractRequest, Extractor};
 use crate::catalog::eligibility::{Ineligible, Windows, check};
 use crate::catalog::{index_file, scan};
 use crate::config::{Config, ExtractBackendKind, Price, Tokens};
 use crate::error::{Error, Result};
 use crate::modelinput::{Limits, PreparedInput, SessionRef, prepare};
-use crate::redact::redact;
 use crate::sources::{Tool, detect_tool};
-use crate::store::jobs::{self, Claim, ClaimOptions, OutputMeta};
+use crate::store::jobs::{self, Claim, ClaimOptions};
 use crate::store::threads::{self, ThreadRow};
-use crate::store::{Store, ledger, stage1};
+use crate::store::{Store, stage1};
 use crate::templates;
 use crate::util::text::estimate_tokens;
 use crate::util::time::{now_secs, rfc3339};
+use finish::{Answerer, Claimed, finalise};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -58,6 +63,8 @@ pub struct ExtractOptions {
     pub max_tokens: Option<u64>,
     /// Show a progress bar (when stderr is a terminal).
     pub progress: bool,
+    /// With `openai-batch`: poll until every batch is done and collected.
+    pub wait: bool,
 }
 
 /// What happened to one session.
@@ -111,14 +118,28 @@ pub struct ExtractReport {
     pub tokens_in: u64,
     /// Model output tokens.
     pub tokens_out: u64,
+    /// What happened to the OpenAI batches (`openai-batch` backend).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub batches: Vec<batch::BatchReport>,
+    /// Batches that could not be submitted, polled or read this run (they
+    /// are tried again by the next one).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub batch_errors: usize,
     /// Per-session outcomes.
     #[serde(skip)]
     pub sessions: Vec<SessionOutcome>,
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 impl crate::stages::StageOutcome for ExtractReport {
     fn outcome(&self) -> &'static str {
-        match (self.failed, self.succeeded + self.no_output) {
+        match (
+            self.failed + self.batch_errors,
+            self.succeeded + self.no_output,
+        ) {
             (0, _) => "ok",
             (_, 0) => "failed",
             _ => "partial",
@@ -160,6 +181,7 @@ pub fn build_backend(cfg: &Config, kind: Option<ExtractBackendKind>) -> Result<B
 struct Shared<'a> {
     cfg: &'a Config,
     backend: &'a dyn Extractor,
+    answerer: Answerer<'a>,
     system: String,
     input_template: String,
     db_path: PathBuf,
@@ -174,21 +196,60 @@ struct Shared<'a> {
 /// Runs phase 1.
 pub fn run(cfg: &Config, store: &mut Store, opts: &ExtractOptions) -> Result<ExtractReport> {
     let now = now_secs();
-    let backend = build_backend(cfg, opts.backend)?;
+    let kind = opts.backend.unwrap_or(cfg.extract.backend);
+    let backend = build_backend(cfg, Some(kind))?;
     let mut report = ExtractReport {
-        backend: backend.name().to_string(),
+        backend: kind.name().to_string(),
         model: backend.model(),
         dry_run: opts.dry_run,
         ..Default::default()
     };
+    if kind == ExtractBackendKind::OpenaiBatch && !opts.dry_run {
+        batch::run(cfg, store, opts, backend.as_ref(), &mut report)?;
+        return Ok(report);
+    }
     let candidates = select(cfg, store, opts, now, &mut report)?;
     report.candidates = candidates.len();
+    extract_now(cfg, store, opts, backend.as_ref(), &candidates, &mut report)?;
+    Ok(report)
+}
+
+/// The price of `model`, required when `[limits] max_cost_per_run` is set.
+fn price_for_budget(cfg: &Config, model: &str) -> Result<Option<Price>> {
+    let price = cfg.costs.price(model).copied();
+    if price.is_none()
+        && let Some(max) = cfg.costs.max_cost_per_run
+    {
+        return Err(Error::usage(format!(
+            "limits.max_cost_per_run = {max} needs the price of {model}: add [prices.\"{model}\"] \
+             (input, cached_input, output per million tokens) to the config"
+        )));
+    }
+    Ok(price)
+}
+
+/// Extracts `candidates` now with `backend`, on a pool of at most
+/// [`MAX_JOBS`] threads, and adds what happened to `report`.
+fn extract_now(
+    cfg: &Config,
+    store: &mut Store,
+    opts: &ExtractOptions,
+    backend: &dyn Extractor,
+    candidates: &[ThreadRow],
+    report: &mut ExtractReport,
+) -> Result<()> {
     if candidates.is_empty() {
-        return Ok(report);
+        return Ok(());
     }
     let shared = Shared {
         cfg,
-        backend: backend.as_ref(),
+        backend,
+        answerer: Answerer {
+            cfg,
+            backend: backend.name(),
+            model: backend.model(),
+            batch: false,
+        },
         system: templates::load(cfg, "stage_one_system.md")?,
         input_template: templates::load(cfg, "stage_one_input.md")?,
         db_path: store.path().to_path_buf(),
@@ -196,18 +257,8 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &ExtractOptions) -> Result<Ext
         force: opts.force,
         dry_run: opts.dry_run,
         budget: Budget::new(opts.max_tokens, cfg.costs.max_cost_per_run),
-        price: cfg.costs.price(&backend.model()).copied(),
+        price: price_for_budget(cfg, &backend.model())?,
     };
-    if shared.price.is_none()
-        && let Some(max) = cfg.costs.max_cost_per_run
-    {
-        return Err(Error::usage(format!(
-            "limits.max_cost_per_run = {max} needs the price of {}: add [prices.\"{}\"] \
-             (input, cached_input, output per million tokens) to the config",
-            backend.model(),
-            backend.model()
-        )));
-    }
     let jobs = opts.jobs.unwrap_or(cfg.extract_jobs).clamp(1, MAX_JOBS);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -236,26 +287,33 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &ExtractOptions) -> Result<Ext
             .collect()
     });
     bar.finish_and_clear();
-    for o in &outcomes {
-        report.tokens_in += o.tokens_in;
-        report.tokens_out += o.tokens_out;
+    for o in outcomes {
+        report.tally(o);
+    }
+    Ok(())
+}
+
+impl ExtractReport {
+    /// Counts one session's outcome.
+    fn tally(&mut self, o: SessionOutcome) {
+        self.tokens_in += o.tokens_in;
+        self.tokens_out += o.tokens_out;
         match o.outcome {
-            "succeeded" => report.succeeded += 1,
-            "no_output" => report.no_output += 1,
-            "failed" => report.failed += 1,
-            "deferred" => report.deferred += 1,
+            "succeeded" => self.succeeded += 1,
+            "no_output" => self.no_output += 1,
+            "failed" => self.failed += 1,
+            "deferred" => self.deferred += 1,
             "skipped" => {
-                *report
+                *self
                     .skipped
                     .entry(o.reason.clone().unwrap_or_default())
                     .or_default() += 1
             }
             _ => {}
         }
+        self.claimed = self.succeeded + self.no_output + self.failed;
+        self.sessions.push(o);
     }
-    report.claimed = report.succeeded + report.no_output + report.failed;
-    report.sessions = outcomes;
-    Ok(report)
 }
 
 fn progress_bar(len: u64, enabled: bool) -> ProgressBar {
@@ -490,7 +548,7 @@ fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOu
     });
     let codex_bytes = (row.tool == Tool::Codex.name()).then_some(input.stats.codex_input_bytes);
     finalise(
-        shared,
+        &shared.answerer,
         store,
         row,
         &Claimed {
@@ -503,137 +561,9 @@ fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOu
     )
 }
 
-/// A claimed session on its way to being finalised.
-struct Claimed<'a> {
-    /// The claim's ownership token.
-    token: &'a str,
-    /// Estimated input tokens of its prompt.
-    estimated: usize,
-    /// For a Codex session, the bytes Codex's own pipeline would have sent.
-    codex_bytes: Option<u64>,
-}
-
 impl Shared<'_> {
     /// What `t` costs on the backend's model (0 when its price is unknown).
     fn cost(&self, t: Tokens) -> f64 {
         self.price.map_or(0.0, |p| p.cost(t, false))
-    }
-
-    /// Books one extraction in the cost ledger; a failure to book is a
-    /// warning, never the session's failure.
-    fn book(&self, store: &Store, row: &ThreadRow, used: Tokens, codex_bytes: Option<u64>) {
-        let model = self.backend.model();
-        let entry = ledger::Entry {
-            stage: "extract",
-            model: &model,
-            batch: false,
-            thread_id: Some(&row.id),
-            tokens: used,
-            codex: codex_bytes.map(|b| {
-                let output = if used.output > 0 {
-                    used.output
-                } else {
-                    ESTIMATED_OUTPUT_TOKENS as u64
-                };
-                spend::codex_tokens(b, output)
-            }),
-        };
-        if let Err(e) = ledger::record(store.conn(), &self.cfg.costs, &entry, now_secs()) {
-            crate::ui::warn(format!("{}: not booked in the cost ledger: {e}", row.id));
-        }
-    }
-}
-
-fn finalise(
-    shared: &Shared<'_>,
-    store: &mut Store,
-    row: &ThreadRow,
-    claimed: &Claimed<'_>,
-    result: Result<backends::ExtractResult>,
-    release: &dyn Fn(Tokens),
-) -> SessionOutcome {
-    let (token, estimated) = (claimed.token, claimed.estimated);
-    let now = now_secs();
-    let lost = || {
-        failed_outcome(
-            row,
-            estimated,
-            "lost the claim (its lease expired and another worker took it)".into(),
-        )
-    };
-    match result {
-        Err(e) => {
-            release(Tokens::default());
-            let reason = crate::util::text::cut(&e.to_string(), 1000).to_string();
-            match jobs::mark_stage1_failed(
-                store.conn(),
-                &row.id,
-                token,
-                &reason,
-                jobs::RETRY_DELAY_SECONDS,
-                now,
-            ) {
-                Ok(true) => failed_outcome(row, estimated, reason),
-                Ok(false) => lost(),
-                Err(db) => failed_outcome(
-                    row,
-                    estimated,
-                    format!("{reason}; and recording it failed: {db}"),
-                ),
-            }
-        }
-        Ok(r) => {
-            let used = Tokens {
-                input: r.tokens_in,
-                cached_input: r.tokens_cached,
-                output: r.tokens_out,
-            };
-            release(used);
-            shared.book(store, row, used, claimed.codex_bytes);
-            let output = redact_output(r.output);
-            let stored = if output.is_empty() {
-                jobs::mark_stage1_succeeded_no_output(store.conn_mut(), &row.id, token, now)
-            } else {
-                let meta = OutputMeta {
-                    backend: shared.backend.name().to_string(),
-                    model: shared.backend.model(),
-                    tokens_in: r.tokens_in as i64,
-                    tokens_out: r.tokens_out as i64,
-                };
-                jobs::mark_stage1_succeeded(
-                    store.conn_mut(),
-                    &row.id,
-                    token,
-                    row.updated_at,
-                    &output,
-                    &meta,
-                    now,
-                )
-            };
-            crate::util::crashpoint::here("extract:stored");
-            let kind = if output.is_empty() {
-                "no_output"
-            } else {
-                "succeeded"
-            };
-            match stored {
-                Ok(true) => SessionOutcome {
-                    tokens_in: r.tokens_in,
-                    tokens_out: r.tokens_out,
-                    ..outcome(row, kind, None, estimated)
-                },
-                Ok(false) => lost(),
-                Err(e) => failed_outcome(row, estimated, format!("storing the output: {e}")),
-            }
-        }
-    }
-}
-
-/// Redacts every field of a model's answer before it is stored.
-fn redact_output(o: StageOneOutput) -> StageOneOutput {
-    StageOneOutput {
-        raw_memory: redact(&o.raw_memory).into_owned(),
-        rollout_summary: redact(&o.rollout_summary).into_owned(),
-        rollout_slug: o.rollout_slug.map(|s| redact(&s).into_owned()),
     }
 }

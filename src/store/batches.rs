@@ -1,0 +1,199 @@
+//! OpenAI batches memkit submitted (`batches`) and the claimed sessions each
+//! one holds (`batch_items`).
+//!
+//! A batch is recorded with its sessions *before* its file is uploaded, so a
+//! crash at any point leaves a row the next run can finish or undo: a
+//! `preparing` batch may or may not have reached OpenAI (its file is looked
+//! up by name), an `uploaded` one may or may not have been created (it is
+//! looked up by its `memkit_batch` metadata), a `submitted` one is polled.
+
+use crate::error::Result;
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use serde::Serialize;
+
+/// One batch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BatchRow {
+    /// memkit's id (the file name and the batch's `memkit_batch` metadata).
+    pub id: String,
+    /// OpenAI's batch id, once created.
+    pub remote_id: Option<String>,
+    /// OpenAI's id of the uploaded input file.
+    pub input_file_id: Option<String>,
+    /// `preparing`, `uploaded`, `submitted`, `collected` or `released`.
+    pub state: String,
+    /// The batch's status at OpenAI when last polled.
+    pub remote_status: Option<String>,
+    /// The model the requests ask for.
+    pub model: String,
+    /// When memkit recorded it.
+    pub created_at: i64,
+    /// When OpenAI accepted it.
+    pub submitted_at: Option<i64>,
+    /// When OpenAI gives up on it.
+    pub expires_at: Option<i64>,
+    /// When memkit collected or released it.
+    pub finished_at: Option<i64>,
+    /// Sessions in it.
+    pub sessions: i64,
+    /// Why it was released, or what its collection met.
+    pub error: Option<String>,
+}
+
+/// One claimed session in a batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchItem {
+    /// The session (also the request's `custom_id`).
+    pub thread_id: String,
+    /// The claim's ownership token.
+    pub token: String,
+    /// The session version claimed.
+    pub source_updated_at: i64,
+    /// Bytes of the prompt (system and user message), to estimate tokens.
+    pub prompt_bytes: i64,
+    /// For a Codex session, the bytes Codex's own pipeline would have sent.
+    pub codex_bytes: Option<i64>,
+}
+
+/// Records a new batch in state `preparing` with its sessions.
+pub fn insert(
+    conn: &mut Connection,
+    id: &str,
+    model: &str,
+    items: &[BatchItem],
+    now: i64,
+) -> Result<()> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    tx.execute(
+        "INSERT INTO batches (id, state, model, created_at, sessions) VALUES (?1, 'preparing', ?2, ?3, ?4)",
+        params![id, model, now, items.len() as i64],
+    )?;
+    {
+        let mut stmt = tx.prepare(
+            "INSERT INTO batch_items (batch_id, thread_id, token, source_updated_at, prompt_bytes, codex_bytes)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        for item in items {
+            stmt.execute(params![
+                id,
+                item.thread_id,
+                item.token,
+                item.source_updated_at,
+                item.prompt_bytes,
+                item.codex_bytes
+            ])?;
+        }
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// The input file reached OpenAI.
+pub fn set_uploaded(conn: &Connection, id: &str, file_id: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE batches SET input_file_id = ?2, state = 'uploaded' WHERE id = ?1",
+        params![id, file_id],
+    )?;
+    Ok(())
+}
+
+/// OpenAI created the batch.
+pub fn set_submitted(
+    conn: &Connection,
+    id: &str,
+    remote_id: &str,
+    remote_status: &str,
+    expires_at: Option<i64>,
+    now: i64,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE batches SET remote_id = ?2, remote_status = ?3, expires_at = ?4,
+            submitted_at = COALESCE(submitted_at, ?5), state = 'submitted' WHERE id = ?1",
+        params![id, remote_id, remote_status, expires_at, now],
+    )?;
+    Ok(())
+}
+
+/// The batch's status at OpenAI, as last polled.
+pub fn set_remote_status(conn: &Connection, id: &str, status: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE batches SET remote_status = ?2 WHERE id = ?1",
+        params![id, status],
+    )?;
+    Ok(())
+}
+
+/// The batch is over: `collected` (its results were stored) or `released`
+/// (its sessions were given back without results).
+pub fn finish(
+    conn: &Connection,
+    id: &str,
+    state: &str,
+    note: Option<&str>,
+    now: i64,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE batches SET state = ?2, error = ?3, finished_at = ?4 WHERE id = ?1",
+        params![id, state, note, now],
+    )?;
+    Ok(())
+}
+
+const COLUMNS: &str = "id, remote_id, input_file_id, state, remote_status, model, created_at,
+    submitted_at, expires_at, finished_at, sessions, error";
+
+fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<BatchRow> {
+    Ok(BatchRow {
+        id: r.get(0)?,
+        remote_id: r.get(1)?,
+        input_file_id: r.get(2)?,
+        state: r.get(3)?,
+        remote_status: r.get(4)?,
+        model: r.get(5)?,
+        created_at: r.get(6)?,
+        submitted_at: r.get(7)?,
+        expires_at: r.get(8)?,
+        finished_at: r.get(9)?,
+        sessions: r.get(10)?,
+        error: r.get(11)?,
+    })
+}
+
+/// Batches not finished yet, oldest first.
+pub fn open(conn: &Connection) -> Result<Vec<BatchRow>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM batches WHERE state IN ('preparing', 'uploaded', 'submitted')
+         ORDER BY created_at, id"
+    ))?;
+    let rows = stmt.query_map([], row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The batch `id`.
+pub fn get(conn: &Connection, id: &str) -> Result<Option<BatchRow>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM batches WHERE id = ?1"),
+            [id],
+            row,
+        )
+        .optional()?)
+}
+
+/// The sessions of batch `id`.
+pub fn items(conn: &Connection, id: &str) -> Result<Vec<BatchItem>> {
+    let mut stmt = conn.prepare(
+        "SELECT thread_id, token, source_updated_at, prompt_bytes, codex_bytes FROM batch_items
+         WHERE batch_id = ?1 ORDER BY thread_id",
+    )?;
+    let rows = stmt.query_map([id], |r| {
+        Ok(BatchItem {
+            thread_id: r.get(0)?,
+            token: r.get(1)?,
+            source_updated_at: r.get(2)?,
+            prompt_bytes: r.get(3)?,
+            codex_bytes: r.get(4)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
