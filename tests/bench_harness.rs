@@ -22,6 +22,7 @@ fn the_harness_runs_every_benchmark_on_a_tiny_corpus() {
         "input preparation vs cat",
         "catalog scan, cold",
         "catalog scan, warm",
+        "no-op nightly run, whole process",
         "extraction efficiency",
         "sync + diff",
         "peak RSS, one huge rollout",

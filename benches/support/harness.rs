@@ -172,6 +172,7 @@ pub fn run_all(opts: &Options) -> Vec<Row> {
         }
         if opts.wants("scan") {
             rows.extend(scan(opts, &corpus_dir));
+            rows.push(noop_run(opts, &corpus_dir));
         }
     }
     if opts.wants("extract") {
@@ -327,6 +328,62 @@ fn scan(opts: &Options, corpus_dir: &Path) -> Vec<Row> {
             bound_by: "stat of every file + one SQLite read",
         },
     ]
+}
+
+/// A nightly `memkit run` with nothing to do (every session extracted and
+/// consolidated the night before) vs `find -newer` over the same folders,
+/// both whole processes, median of 7 taken in turns.
+fn noop_run(opts: &Options, corpus_dir: &Path) -> Row {
+    let home = opts.work.join("noop-home");
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(home.join(".config/memkit")).unwrap();
+    std::fs::write(
+        home.join(".config/memkit/config.toml"),
+        "min_rollout_idle_hours = 0\nmax_rollout_age_days = 90\n",
+    )
+    .unwrap();
+    let memkit = || {
+        let mut c = memkit_in(&home);
+        c.env("CODEX_HOME", corpus_dir.join(".codex"))
+            .env("CLAUDE_CONFIG_DIR", corpus_dir.join(".claude"))
+            .env("XDG_CONFIG_HOME", home.join(".config"))
+            .arg("run");
+        c
+    };
+    // The night before: everything is extracted and consolidated.
+    let mut first = memkit();
+    first.stdout(Stdio::null()).stderr(Stdio::null());
+    let _ = first.status().expect("memkit runs");
+    let reference = home.join("ref");
+    std::fs::write(&reference, "").unwrap();
+    let mut ours = Vec::new();
+    let mut find = Vec::new();
+    for _ in 0..7 {
+        let mut run = memkit();
+        let t = Instant::now();
+        let _ = run.stdout(Stdio::null()).stderr(Stdio::null()).status();
+        ours.push(t.elapsed());
+        find.push(run_quiet(
+            Command::new("find")
+                .arg(corpus_dir.join(".codex"))
+                .arg(corpus_dir.join(".claude"))
+                .arg("-newer")
+                .arg(&reference),
+        ));
+    }
+    ours.sort();
+    find.sort();
+    let (ours, find) = (ours[3], find[3]);
+    let ratio = ours.as_secs_f64() / find.as_secs_f64();
+    Row {
+        name: "no-op nightly run, whole process",
+        memkit: format!("{:.3} s for {} sessions", ours.as_secs_f64(), opts.sessions),
+        baseline: format!("find -newer {:.3} s", find.as_secs_f64()),
+        ratio,
+        target: "≤ 2× find",
+        met: ratio <= 2.0,
+        bound_by: "one scan + the catalog's rows read for eligibility, sync, diff",
+    }
 }
 
 /// N sessions through a mock model with fixed latency: efficiency against ceil(N/8) × latency.

@@ -20,6 +20,7 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
         thread: args.thread.clone(),
         file: args.file.clone(),
         wait: args.wait,
+        scanned: false,
         force: args.force,
         dry_run: args.dry_run,
         backend: args.backend.map(|b| b.kind()),

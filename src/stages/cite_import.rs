@@ -81,23 +81,19 @@ impl CiteImportReport {
     }
 }
 
-/// Imports from the sessions updated within `since_secs`.
+/// Imports from the sessions updated within `since_secs` (bringing the
+/// catalog up to date first).
 pub fn run(cfg: &Config, store: &mut Store, since_secs: i64, now: i64) -> Result<CiteImportReport> {
     crate::catalog::scan(cfg, store)?;
+    import(store, since_secs, now)
+}
+
+/// Imports from the catalogued sessions updated within `since_secs` whose
+/// file changed since cite-import last read it.
+pub fn import(store: &mut Store, since_secs: i64, now: i64) -> Result<CiteImportReport> {
     let mut report = CiteImportReport::default();
-    for row in threads::list(store.conn())? {
-        // Unreadable files are reported from the catalog, once per run.
-        if !row.present || row.read_error.is_some() || row.updated_at < now - since_secs {
-            continue;
-        }
-        if usage::scanned_unchanged(
-            store.conn(),
-            &row.rollout_path,
-            row.file_size,
-            row.file_mtime_ns,
-        )? {
-            continue;
-        }
+    // Unreadable files are reported from the catalog, once per run.
+    for row in threads::not_cite_scanned_since(store.conn(), now - since_secs)? {
         let Some(tool) = Tool::parse(&row.tool) else {
             continue;
         };

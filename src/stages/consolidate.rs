@@ -45,6 +45,8 @@ pub struct ConsolidateOptions {
     pub force: bool,
     /// The run id recorded in the commit message.
     pub run_id: String,
+    /// What this run's sync stage wrote moments ago, if it ran.
+    pub synced: Option<crate::stages::sync::Synced>,
 }
 
 /// What a consolidation did.
@@ -305,7 +307,18 @@ fn consolidate_locked(
 ) -> Result<Vec<(String, i64)>> {
     let root = &cfg.memory_root;
     let now = now_secs();
-    let (_, selection) = crate::stages::sync::run(cfg, store, now, false)?;
+    // The run synced moments ago: unless an output, its usage or a session's
+    // exclusion changed since (another process), that is what to consolidate.
+    let reusable = match &opts.synced {
+        Some(s) if s.fingerprint == crate::stages::sync::inputs_fingerprint(store)? => {
+            Some(s.selection.clone())
+        }
+        _ => None,
+    };
+    let selection = match reusable {
+        Some(selection) => selection,
+        None => crate::stages::sync::run(cfg, store, now, false)?.1,
+    };
     report.inputs = selection.len();
     let consolidated: Vec<(String, i64)> = selection
         .iter()

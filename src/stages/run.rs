@@ -268,6 +268,10 @@ fn run_stages(
 ) -> Result<()> {
     let run_id = opts.run_id.clone();
     let mut blocked: Option<String> = None;
+    // cite-import brings the catalog up to date; extraction then needs no
+    // scan of its own.
+    let mut scanned = false;
+    let mut synced: Option<sync::Synced> = None;
     for stage in Stage::ALL {
         if !opts.stages.contains(&stage) {
             continue;
@@ -291,7 +295,9 @@ fn run_stages(
             })
             .map(StageReport::Prune),
             Stage::CiteImport => record_stage(store, &run_id, stage.name(), |s| {
-                cite_import::run(cfg, s, cfg.max_unused.as_secs() as i64, now)
+                let r = cite_import::run(cfg, s, cfg.max_unused.as_secs() as i64, now)?;
+                scanned = true;
+                Ok(r)
             })
             .map(StageReport::CiteImport),
             Stage::Extract => {
@@ -299,13 +305,20 @@ fn run_stages(
                     max_tokens: opts.max_tokens,
                     progress: opts.progress,
                     wait: opts.wait_batches,
+                    scanned,
                     ..Default::default()
                 };
                 record_stage(store, &run_id, stage.name(), |s| extract::run(cfg, s, &eo))
                     .map(StageReport::Extract)
             }
             Stage::Sync => record_stage(store, &run_id, stage.name(), |s| {
-                Ok(sync::run(cfg, s, now, false)?.0)
+                let fingerprint = sync::inputs_fingerprint(s)?;
+                let (report, selection) = sync::run(cfg, s, now, false)?;
+                synced = Some(sync::Synced {
+                    selection,
+                    fingerprint,
+                });
+                Ok(report)
             })
             .map(StageReport::Sync),
             Stage::Diff => record_stage(store, &run_id, stage.name(), |_| {
@@ -322,6 +335,7 @@ fn run_stages(
                     backend: None,
                     force: false,
                     run_id: run_id.clone(),
+                    synced: synced.take(),
                 };
                 record_stage(store, &run_id, stage.name(), |s| {
                     consolidate::run(cfg, s, &co)

@@ -84,6 +84,39 @@ impl crate::stages::StageOutcome for SyncReport {
     }
 }
 
+/// What a sync wrote, with what the selection depended on: a consolidation
+/// in the same run reuses it instead of syncing again when nothing it
+/// depends on moved since.
+#[derive(Debug, Clone)]
+pub struct Synced {
+    /// The outputs written, as selected.
+    pub selection: Vec<SelectedOutput>,
+    /// [`inputs_fingerprint`] when they were selected.
+    pub fingerprint: InputsFingerprint,
+}
+
+/// What the phase-2 selection is computed from, in a few numbers: the
+/// outputs (count, newest version, usage) and the sessions' exclusions.
+pub type InputsFingerprint = (i64, i64, i64, i64, i64);
+
+/// The current [`InputsFingerprint`] (read on indexes, never the outputs' texts).
+pub fn inputs_fingerprint(store: &Store) -> Result<InputsFingerprint> {
+    let conn = store.conn();
+    let (count, newest, used, last_used): (i64, i64, i64, i64) = conn.query_row(
+        "SELECT count(*), COALESCE(max(source_updated_at), 0), COALESCE(sum(usage_count), 0),
+                COALESCE(max(last_usage), 0)
+         FROM stage1_outputs INDEXED BY idx_stage1_outputs_selection",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+    )?;
+    let excluded: i64 = conn.query_row(
+        "SELECT count(*) FROM threads WHERE forgotten_at IS NOT NULL OR memory_mode != 'enabled'",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok((count, newest, used, last_used, excluded))
+}
+
 fn differs(path: &Path, text: &str) -> bool {
     fs::read(path).map_or(true, |old| old != text.as_bytes())
 }

@@ -246,6 +246,14 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (batch_id, thread_id)
     );
     "#,
+    // 9: the phase-2 selection's columns in one covering index, so choosing
+    // the outputs to consolidate never reads the outputs' texts (SQLite
+    // stores the columns after them on overflow pages).
+    r#"
+    CREATE INDEX idx_stage1_outputs_selection
+        ON stage1_outputs(thread_id, source_updated_at, usage_count, last_usage,
+                          selected_for_phase2, selected_for_phase2_source_updated_at);
+    "#,
 ];
 
 /// The schema version this build writes.

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 pub fn extraction_watermarks(conn: &Connection) -> Result<HashMap<String, i64>> {
     let mut out: HashMap<String, i64> = HashMap::new();
     let mut stmt = conn.prepare(
-        "SELECT thread_id, source_updated_at FROM stage1_outputs
+        "SELECT thread_id, source_updated_at FROM stage1_outputs INDEXED BY idx_stage1_outputs_selection
          UNION ALL
          SELECT job_key, last_success_watermark FROM jobs
           WHERE kind = 'memory_stage1' AND last_success_watermark IS NOT NULL",
@@ -39,35 +39,57 @@ pub fn select_for_phase2(
         return Ok(Vec::new());
     }
     let cutoff = now - max_unused_secs.max(0);
-    let mut stmt = conn.prepare(
-        "SELECT so.thread_id, so.source_updated_at, so.raw_memory, so.rollout_summary, so.rollout_slug,
-                t.cwd, t.rollout_path, t.git_branch, so.usage_count, so.last_usage
-         FROM stage1_outputs so
-         JOIN threads t ON t.id = so.thread_id
-         WHERE t.memory_mode = 'enabled' AND t.forgotten_at IS NULL
-           AND (length(trim(so.raw_memory, ' ' || char(9, 10, 13))) > 0
-                OR length(trim(so.rollout_summary, ' ' || char(9, 10, 13))) > 0)
-           AND ((so.last_usage IS NOT NULL AND so.last_usage >= ?1)
-                OR (so.last_usage IS NULL AND so.source_updated_at >= ?1))
+    // Ranked on the covering index alone; the texts are read only for the
+    // outputs taken (an output whose texts are both blank is passed over).
+    let mut ranked = conn.prepare(
+        "SELECT so.thread_id, so.source_updated_at, so.usage_count, so.last_usage
+         FROM stage1_outputs so INDEXED BY idx_stage1_outputs_selection
+         WHERE (so.last_usage IS NOT NULL AND so.last_usage >= ?1)
+                OR (so.last_usage IS NULL AND so.source_updated_at >= ?1)
          ORDER BY COALESCE(so.usage_count, 0) DESC, COALESCE(so.last_usage, so.source_updated_at) DESC,
-                  so.source_updated_at DESC, so.thread_id DESC
-         LIMIT ?2",
+                  so.source_updated_at DESC, so.thread_id DESC",
     )?;
-    let rows = stmt.query_map(rusqlite::params![cutoff, n as i64], |r| {
-        Ok(crate::memory::files::SelectedOutput {
-            thread_id: r.get(0)?,
+    // Looked up for the ranked outputs in turn, until `n` are taken.
+    let mut session = conn.prepare(
+        "SELECT cwd, rollout_path, git_branch FROM threads
+         WHERE id = ?1 AND memory_mode = 'enabled' AND forgotten_at IS NULL",
+    )?;
+    let mut texts = conn.prepare(
+        "SELECT raw_memory, rollout_summary, rollout_slug FROM stage1_outputs WHERE thread_id = ?1",
+    )?;
+    let mut rows = ranked.query([cutoff])?;
+    let mut out = Vec::new();
+    while out.len() < n {
+        let Some(r) = rows.next()? else {
+            break;
+        };
+        let thread_id: String = r.get(0)?;
+        let place: Option<(Option<String>, String, Option<String>)> = session
+            .query_row([&thread_id], |t| Ok((t.get(0)?, t.get(1)?, t.get(2)?)))
+            .optional()?;
+        let Some((cwd, rollout_path, git_branch)) = place else {
+            continue;
+        };
+        let (raw_memory, rollout_summary, rollout_slug): (String, String, Option<String>) =
+            texts.query_row([&thread_id], |t| Ok((t.get(0)?, t.get(1)?, t.get(2)?)))?;
+        // Codex's test: blank after trimming spaces, tabs and line breaks.
+        let blank = |s: &str| s.trim_matches([' ', '\t', '\n', '\r']).is_empty();
+        if blank(&raw_memory) && blank(&rollout_summary) {
+            continue;
+        }
+        out.push(crate::memory::files::SelectedOutput {
+            thread_id,
             source_updated_at: r.get(1)?,
-            raw_memory: r.get(2)?,
-            rollout_summary: r.get(3)?,
-            rollout_slug: r.get(4)?,
-            cwd: r.get(5)?,
-            rollout_path: r.get(6)?,
-            git_branch: r.get(7)?,
-            usage_count: r.get(8)?,
-            last_usage: r.get(9)?,
-        })
-    })?;
-    let mut out: Vec<_> = rows.collect::<rusqlite::Result<_>>()?;
+            raw_memory,
+            rollout_summary,
+            rollout_slug,
+            cwd,
+            rollout_path,
+            git_branch,
+            usage_count: r.get(2)?,
+            last_usage: r.get(3)?,
+        });
+    }
     out.sort_by(|a, b| a.thread_id.cmp(&b.thread_id));
     Ok(out)
 }
@@ -75,17 +97,38 @@ pub fn select_for_phase2(
 /// Rewrites `selected_for_phase2` to exactly these snapshots
 /// `(thread_id, source_updated_at)`; a row re-extracted since is not marked.
 pub fn mark_selected(conn: &Connection, selection: &[(String, i64)]) -> Result<()> {
-    conn.execute(
+    // Only the rows whose mark changes are written (found on the covering
+    // index): a consolidation of the same selection writes nothing.
+    let marked: std::collections::HashMap<String, (i64, Option<i64>, i64)> = {
+        let mut stmt = conn.prepare(
+            "SELECT thread_id, selected_for_phase2, selected_for_phase2_source_updated_at,
+                    source_updated_at
+             FROM stage1_outputs INDEXED BY idx_stage1_outputs_selection
+             WHERE selected_for_phase2 != 0 OR selected_for_phase2_source_updated_at IS NOT NULL",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let wanted: std::collections::HashSet<&str> =
+        selection.iter().map(|(id, _)| id.as_str()).collect();
+    let mut clear = conn.prepare(
         "UPDATE stage1_outputs SET selected_for_phase2 = 0, selected_for_phase2_source_updated_at = NULL
-         WHERE selected_for_phase2 != 0 OR selected_for_phase2_source_updated_at IS NOT NULL",
-        [],
+         WHERE thread_id = ?1",
     )?;
-    let mut stmt = conn.prepare(
+    for id in marked.keys().filter(|id| !wanted.contains(id.as_str())) {
+        clear.execute([id])?;
+    }
+    let mut set = conn.prepare(
         "UPDATE stage1_outputs SET selected_for_phase2 = 1, selected_for_phase2_source_updated_at = ?2
          WHERE thread_id = ?1 AND source_updated_at = ?2",
     )?;
     for (id, version) in selection {
-        stmt.execute(rusqlite::params![id, version])?;
+        if marked.get(id) != Some(&(1, Some(*version), *version)) {
+            // A row re-extracted since its snapshot no longer matches: its
+            // old mark goes, and it is not marked.
+            clear.execute([id])?;
+            set.execute(rusqlite::params![id, version])?;
+        }
     }
     Ok(())
 }
@@ -113,7 +156,7 @@ pub fn prune_candidates(
     let cutoff = now - max_unused_secs.max(0);
     let mut stmt = conn.prepare(
         "SELECT thread_id, COALESCE(last_usage, source_updated_at), usage_count IS NOT NULL
-         FROM stage1_outputs
+         FROM stage1_outputs INDEXED BY idx_stage1_outputs_selection
          WHERE selected_for_phase2 = 0 AND COALESCE(last_usage, source_updated_at) < ?1
          ORDER BY COALESCE(last_usage, source_updated_at) ASC, source_updated_at ASC, thread_id ASC
          LIMIT ?2",
@@ -167,7 +210,7 @@ pub fn output_stats(conn: &Connection) -> Result<OutputStats> {
     Ok(conn.query_row(
         "SELECT COUNT(*), COALESCE(SUM(selected_for_phase2 != 0), 0), COALESCE(SUM(usage_count IS NOT NULL), 0),
                 COALESCE(SUM(usage_count IS NULL), 0), MIN(COALESCE(last_usage, source_updated_at))
-         FROM stage1_outputs",
+         FROM stage1_outputs INDEXED BY idx_stage1_outputs_selection",
         [],
         |r| {
             Ok(OutputStats {

@@ -158,6 +158,47 @@ pub fn list(conn: &Connection) -> Result<Vec<ThreadRow>> {
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
+/// A session file as cite-import needs it.
+#[derive(Debug, Clone)]
+pub struct SessionFileRef {
+    /// Thread id.
+    pub id: String,
+    /// `codex` or `claude`.
+    pub tool: String,
+    /// The session file.
+    pub rollout_path: String,
+    /// Its size when catalogued.
+    pub file_size: i64,
+    /// Its mtime when catalogued.
+    pub file_mtime_ns: i64,
+    /// Its last update, Unix seconds.
+    pub updated_at: i64,
+}
+
+/// The present, readable sessions updated at or after `since` (Unix
+/// seconds) whose file cite-import has not read at its current size and
+/// mtime, newest first: only the columns that locate their files.
+pub fn not_cite_scanned_since(conn: &Connection, since: i64) -> Result<Vec<SessionFileRef>> {
+    let mut stmt = conn.prepare(
+        "SELECT t.id, t.tool, t.rollout_path, t.file_size, t.file_mtime_ns, t.updated_at
+         FROM threads t LEFT JOIN cite_scans c ON c.path = t.rollout_path
+         WHERE t.present = 1 AND t.read_error IS NULL AND t.updated_at >= ?1
+           AND (c.path IS NULL OR c.size != t.file_size OR c.mtime_ns != t.file_mtime_ns)
+         ORDER BY t.updated_at DESC, t.id DESC",
+    )?;
+    let rows = stmt.query_map([since], |r| {
+        Ok(SessionFileRef {
+            id: r.get(0)?,
+            tool: r.get(1)?,
+            rollout_path: r.get(2)?,
+            file_size: r.get(3)?,
+            file_mtime_ns: r.get(4)?,
+            updated_at: r.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// The present, not forgotten sessions whose last read found a problem (an
 /// error or skipped lines), by path.
 pub fn with_read_problems(conn: &Connection) -> Result<Vec<ThreadRow>> {

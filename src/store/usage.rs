@@ -62,18 +62,6 @@ pub fn import_reply(
     Ok(Some(result))
 }
 
-/// Whether cite-import already read `path` at this size and mtime.
-pub fn scanned_unchanged(conn: &Connection, path: &str, size: i64, mtime_ns: i64) -> Result<bool> {
-    Ok(conn
-        .query_row(
-            "SELECT 1 FROM cite_scans WHERE path = ?1 AND size = ?2 AND mtime_ns = ?3",
-            params![path, size, mtime_ns],
-            |_| Ok(()),
-        )
-        .optional()?
-        .is_some())
-}
-
 /// Records that cite-import read `path` at this size and mtime.
 pub fn record_scan(
     conn: &Connection,

@@ -202,15 +202,18 @@ fn submit(
             output: ESTIMATED_OUTPUT_TOKENS as u64,
         };
         let cost = price.map_or(0.0, |p| p.cost(expected, true));
-        if let Err(over) = budget.reserve(expected.input + expected.output, cost) {
-            report.tally(outcome(
-                row,
-                "deferred",
-                Some(over.reason().into()),
-                estimated,
-            ));
-            continue;
-        }
+        let reservation = match budget.reserve(expected.input + expected.output, cost) {
+            Ok(r) => r,
+            Err(over) => {
+                report.tally(outcome(
+                    row,
+                    "deferred",
+                    Some(over.reason().into()),
+                    estimated,
+                ));
+                continue;
+            }
+        };
         let line = request_line(
             &row.id,
             &requests.body(&StructuredRequest {
@@ -236,6 +239,7 @@ fn submit(
             now_secs(),
         )?;
         let Claim::Claimed { token } = claim else {
+            budget.settle(reservation, 0, 0.0);
             report.tally(outcome(
                 row,
                 "skipped",

@@ -65,6 +65,9 @@ pub struct ExtractOptions {
     pub progress: bool,
     /// With `openai-batch`: poll until every batch is done and collected.
     pub wait: bool,
+    /// The catalog was brought up to date moments ago (by the same run):
+    /// no second scan.
+    pub scanned: bool,
 }
 
 /// What happened to one session.
@@ -337,9 +340,10 @@ fn select(
     now: i64,
     report: &mut ExtractReport,
 ) -> Result<Vec<ThreadRow>> {
-    let scanned = scan(cfg, store)?;
-    for w in &scanned.warnings {
-        crate::ui::warn(w);
+    if !opts.scanned {
+        for w in scan(cfg, store)?.warnings {
+            crate::ui::warn(w);
+        }
     }
     let marks = stage1::extraction_watermarks(store.conn())?;
     if let Some(row) = explicit_session(store, opts)? {
