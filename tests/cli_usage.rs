@@ -102,6 +102,37 @@ fn cite_import_bumps_each_cited_memory_once_at_the_reply_time() {
     assert!(status.contains("2 ever cited"), "{status}");
 }
 
+#[test]
+fn the_scan_s_read_serves_cite_import_and_a_catalogued_file_is_read_by_cite_import() {
+    let env = TestEnv::new();
+    configure(&env);
+    let a = thread_id(1);
+    env.write_codex_session(&a, &["Fix the flaky test"]);
+    env.ok(&["extract"]);
+    // Catalogued by a scan of its own: cite-import reads the file itself.
+    citing_rollout(&env, &thread_id(50), &[&a]);
+    env.ok(&["scan"]);
+    let report: serde_json::Value =
+        serde_json::from_str(&env.ok(&["cite-import", "--json"])).unwrap();
+    assert_eq!(
+        (
+            report["citations_found"].as_i64(),
+            report["outputs_bumped"].as_i64()
+        ),
+        (Some(1), Some(1)),
+        "{report}"
+    );
+    // New to the catalog: the scan's read serves cite-import, with the same result.
+    citing_rollout(&env, &thread_id(51), &[&a]);
+    let report: serde_json::Value =
+        serde_json::from_str(&env.ok(&["cite-import", "--json"])).unwrap();
+    assert_eq!(report["sessions_scanned"], 1, "{report}");
+    assert_eq!(report["citations_found"], 1, "{report}");
+    assert_eq!(report["outputs_bumped"], 1, "{report}");
+    assert!(report["replies_scanned"].as_i64().unwrap() >= 1, "{report}");
+    assert_eq!(usage_of(&env, &a).0, Some(2));
+}
+
 /// A Codex 0.169+ rollout whose reply cites `ids` twice over: as the
 /// `AgentMessage` item's structured `memory_citation` and as the block in the
 /// response item that follows it.

@@ -6,4 +6,4 @@ pub mod problems;
 mod scan;
 
 pub use problems::{FileProblem, file_problems};
-pub use scan::{ScanReport, index_file, scan};
+pub use scan::{FileReplies, ScanReport, index_file, scan};

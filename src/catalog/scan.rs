@@ -6,6 +6,7 @@
 
 use crate::config::Config;
 use crate::error::Result;
+use crate::readpath::citations::Citation;
 use crate::sources::discover::{SessionFile, discover};
 use crate::sources::{
     Event, ReadOptions, ReadStats, Role, SessionInfo, codex_state, stream_session,
@@ -44,11 +45,36 @@ pub struct ScanReport {
     pub codex_state_updates: usize,
     /// One line per problem (file and line), for stderr.
     pub warnings: Vec<String>,
+    /// The assistant replies of every file read, by path: cite-import in the
+    /// same run takes its citations from here instead of reading the file again.
+    #[serde(skip)]
+    pub replies: HashMap<String, FileReplies>,
+}
+
+/// The assistant replies of one session file, as the scan read them.
+#[derive(Debug, Clone, Default)]
+pub struct FileReplies {
+    /// The file's size when read.
+    pub size: i64,
+    /// Its mtime when read.
+    pub mtime_ns: i64,
+    /// Replies read.
+    pub replies: usize,
+    /// The replies that cite memory: line, time (Unix ms) and citation.
+    pub cited: Vec<(i64, Option<i64>, Citation)>,
+}
+
+/// What reading one file for the catalog gives.
+struct Summary {
+    info: SessionInfo,
+    stats: ReadStats,
+    preview: String,
+    replies: FileReplies,
 }
 
 struct Parsed {
     file: SessionFile,
-    result: std::result::Result<(SessionInfo, ReadStats, String), String>,
+    result: std::result::Result<Summary, String>,
 }
 
 /// Scans the configured homes and updates the catalog.
@@ -109,10 +135,11 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
     for p in parsed {
         let path = p.file.path.to_string_lossy().into_owned();
         let (row, error) = match p.result {
-            Ok((info, stats, preview)) => {
-                report.malformed_lines += stats.malformed + stats.overlong;
-                let row = thread_row(&p.file, &info, &stats, preview, now);
+            Ok(summary) => {
+                report.malformed_lines += summary.stats.malformed + summary.stats.overlong;
+                let row = thread_row(&p.file, &summary.info, &summary.stats, summary.preview, now);
                 report.warnings.extend(row.read_warning.clone());
+                report.replies.insert(path.clone(), summary.replies);
                 (row, None)
             }
             Err(e) => {
@@ -223,7 +250,7 @@ pub fn index_file(
         .ok_or_else(|| crate::error::Error::usage(format!("{}: no such file", path.display())))?;
     let now = now_secs();
     let row = match read_summary(&file) {
-        Ok((info, stats, preview)) => thread_row(&file, &info, &stats, preview, now),
+        Ok(s) => thread_row(&file, &s.info, &s.stats, s.preview, now),
         Err(e) => return Err(crate::error::Error::failed(e)),
     };
     let tx = store.conn_mut().transaction()?;
@@ -244,23 +271,42 @@ pub fn index_file(
     Ok(threads::get(store.conn(), &row.id)?.unwrap_or(row))
 }
 
-/// Reads a file for the catalog: metadata, counts and the first human message.
-fn read_summary(f: &SessionFile) -> std::result::Result<(SessionInfo, ReadStats, String), String> {
+/// Reads a file for the catalog: metadata, counts, the first human message,
+/// and the assistant replies' citations (cut from a reply before its text is
+/// bounded, so they are whole).
+fn read_summary(f: &SessionFile) -> std::result::Result<Summary, String> {
     let mut preview = String::new();
+    let mut replies = FileReplies {
+        size: f.size as i64,
+        mtime_ns: f.mtime_ns,
+        ..Default::default()
+    };
     let opts = ReadOptions {
         max_output_bytes: Some(0),
         max_message_bytes: Some(4096),
     };
     let (info, stats) = stream_session(&f.path, f.tool, opts, &mut |e| {
-        if preview.is_empty()
-            && let Event::Message(m) = e
-            && m.role == Role::User
-        {
-            preview = one_line(&m.text, 200);
+        let Event::Message(m) = e else {
+            return;
+        };
+        match m.role {
+            Role::User if preview.is_empty() => preview = one_line(&m.text, 200),
+            Role::Assistant => {
+                replies.replies += 1;
+                if let Some(c) = m.citation {
+                    replies.cited.push((m.line as i64, m.at, c));
+                }
+            }
+            _ => {}
         }
     })
     .map_err(|e| e.to_string())?;
-    Ok((info, stats, preview))
+    Ok(Summary {
+        info,
+        stats,
+        preview,
+        replies,
+    })
 }
 
 fn thread_row(

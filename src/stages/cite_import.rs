@@ -4,6 +4,7 @@
 //! the usage of the cited memories, exactly once per citing reply, dated at
 //! the reply (not at the import).
 
+use crate::catalog::FileReplies;
 use crate::config::Config;
 use crate::error::Result;
 use crate::readpath::citations::{Citation, parse_citations};
@@ -12,6 +13,7 @@ use crate::store::{Store, threads, usage};
 use crate::util::hash::{FNV_OFFSET, fnv1a};
 use crate::util::ids::is_uuid;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::path::Path;
 
 /// What an import did.
@@ -81,39 +83,52 @@ impl CiteImportReport {
     }
 }
 
-/// Imports from the sessions updated within `since_secs` (bringing the
-/// catalog up to date first).
+/// Imports from the sessions updated within `since_secs`, bringing the
+/// catalog up to date first: a file the scan had to read is not read again,
+/// its replies come from the scan.
 pub fn run(cfg: &Config, store: &mut Store, since_secs: i64, now: i64) -> Result<CiteImportReport> {
-    crate::catalog::scan(cfg, store)?;
-    import(store, since_secs, now)
+    let scanned = crate::catalog::scan(cfg, store)?;
+    import(store, since_secs, now, &scanned.replies)
 }
 
 /// Imports from the catalogued sessions updated within `since_secs` whose
-/// file changed since cite-import last read it.
-pub fn import(store: &mut Store, since_secs: i64, now: i64) -> Result<CiteImportReport> {
+/// file changed since cite-import last read it; `read` holds the replies of
+/// files already read at their current size and mtime.
+pub fn import(
+    store: &mut Store,
+    since_secs: i64,
+    now: i64,
+    read: &HashMap<String, FileReplies>,
+) -> Result<CiteImportReport> {
     let mut report = CiteImportReport::default();
     // Unreadable files are reported from the catalog, once per run.
     for row in threads::not_cite_scanned_since(store.conn(), now - since_secs)? {
         let Some(tool) = Tool::parse(&row.tool) else {
             continue;
         };
-        let mut replies: Vec<(i64, i64, Option<Citation>)> = Vec::new();
-        let opts = ReadOptions {
-            max_output_bytes: Some(0),
-            max_message_bytes: None,
-        };
-        let read = stream_session(Path::new(&row.rollout_path), tool, opts, &mut |e| {
-            if let Event::Message(m) = e
-                && m.role == Role::Assistant
-            {
-                let at = m.at.map_or(row.updated_at, |ms| ms / 1000);
-                replies.push((m.line as i64, at, m.citation));
+        let known = read
+            .get(&row.rollout_path)
+            .filter(|r| (r.size, r.mtime_ns) == (row.file_size, row.file_mtime_ns));
+        let replies: Vec<(i64, i64, Option<Citation>)> = match known {
+            Some(known) => {
+                report.replies_scanned += known.replies - known.cited.len();
+                known
+                    .cited
+                    .iter()
+                    .map(|(line, at, c)| {
+                        let at = at.map_or(row.updated_at, |ms| ms / 1000);
+                        (*line, at, Some(c.clone()))
+                    })
+                    .collect()
             }
-        });
-        if let Err(e) = read {
-            report.errors.push(e.to_string());
-            continue;
-        }
+            None => match read_replies(&row.rollout_path, tool, row.updated_at) {
+                Ok(replies) => replies,
+                Err(e) => {
+                    report.errors.push(e.to_string());
+                    continue;
+                }
+            },
+        };
         report.sessions_scanned += 1;
         for (line, at, citation) in replies {
             report.reply(store, &row.id, line, at, citation, now)?;
@@ -127,6 +142,29 @@ pub fn import(store: &mut Store, since_secs: i64, now: i64) -> Result<CiteImport
         )?;
     }
     Ok(report)
+}
+
+/// The assistant replies of the session file at `path`: line, time (Unix
+/// seconds, `default_at` when the line has none) and citation.
+fn read_replies(
+    path: &str,
+    tool: Tool,
+    default_at: i64,
+) -> Result<Vec<(i64, i64, Option<Citation>)>> {
+    let mut replies = Vec::new();
+    let opts = ReadOptions {
+        max_output_bytes: Some(0),
+        max_message_bytes: None,
+    };
+    stream_session(Path::new(path), tool, opts, &mut |e| {
+        if let Event::Message(m) = e
+            && m.role == Role::Assistant
+        {
+            let at = m.at.map_or(default_at, |ms| ms / 1000);
+            replies.push((m.line as i64, at, m.citation));
+        }
+    })?;
+    Ok(replies)
 }
 
 /// How much of the end of a reply piped in is kept: its citation block is

@@ -307,8 +307,9 @@ fn consolidate_locked(
 ) -> Result<Vec<(String, i64)>> {
     let root = &cfg.memory_root;
     let now = now_secs();
-    // The run synced moments ago: unless an output, its usage or a session's
-    // exclusion changed since (another process), that is what to consolidate.
+    // The run synced moments ago: unless another connection wrote the
+    // database since (an extraction, a forget, a citation import by another
+    // process), that selection is what to consolidate.
     let reusable = match &opts.synced {
         Some(s) if s.fingerprint == crate::stages::sync::inputs_fingerprint(store)? => {
             Some(s.selection.clone())

@@ -91,30 +91,21 @@ impl crate::stages::StageOutcome for SyncReport {
 pub struct Synced {
     /// The outputs written, as selected.
     pub selection: Vec<SelectedOutput>,
-    /// [`inputs_fingerprint`] when they were selected.
+    /// [`inputs_fingerprint`] just before they were selected.
     pub fingerprint: InputsFingerprint,
 }
 
-/// What the phase-2 selection is computed from, in a few numbers: the
-/// outputs (count, newest version, usage) and the sessions' exclusions.
-pub type InputsFingerprint = (i64, i64, i64, i64, i64);
+/// Whether anything but this connection wrote the database: SQLite's
+/// `data_version`, which changes when another connection (another memkit
+/// process, a worker thread) commits. The phase-2 selection only changes
+/// through such a commit between a run's sync and its consolidation.
+pub type InputsFingerprint = i64;
 
-/// The current [`InputsFingerprint`] (read on indexes, never the outputs' texts).
+/// The current [`InputsFingerprint`].
 pub fn inputs_fingerprint(store: &Store) -> Result<InputsFingerprint> {
-    let conn = store.conn();
-    let (count, newest, used, last_used): (i64, i64, i64, i64) = conn.query_row(
-        "SELECT count(*), COALESCE(max(source_updated_at), 0), COALESCE(sum(usage_count), 0),
-                COALESCE(max(last_usage), 0)
-         FROM stage1_outputs INDEXED BY idx_stage1_outputs_selection",
-        [],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-    )?;
-    let excluded: i64 = conn.query_row(
-        "SELECT count(*) FROM threads WHERE forgotten_at IS NOT NULL OR memory_mode != 'enabled'",
-        [],
-        |r| r.get(0),
-    )?;
-    Ok((count, newest, used, last_used, excluded))
+    Ok(store
+        .conn()
+        .query_row("PRAGMA data_version", [], |r| r.get(0))?)
 }
 
 fn differs(path: &Path, text: &str) -> bool {
