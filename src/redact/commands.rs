@@ -51,6 +51,14 @@ pub(super) enum Cmd {
     Rabbitmq,
     /// `codecov … -t X` (the token is a UUID).
     Codecov,
+    /// PuTTY's `plink`, `pscp`, `psftp`: `-pw X`.
+    Putty,
+    /// MinIO's `mc alias set NAME URL ACCESS SECRET` (and `mc config host add`).
+    MinioAlias,
+    /// `grafana-cli admin reset-admin-password X`.
+    ResetPassword,
+    /// PowerShell's `ConvertTo-SecureString "X" -AsPlainText`.
+    SecureString,
 }
 
 /// The arguments on the rest of the line: `(start, end)` of each, quotes removed.
@@ -203,6 +211,13 @@ pub(super) fn piped_password(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     let Some(pipe) = line.iter().rposition(|&b| b == b'|') else {
         return;
     };
+    // `cat <<< 'X' | … --password-stdin`: a here-string's word.
+    if let Some(at) = super::lex::find(&line[..pipe], b"<<<") {
+        if let Some(&(s, e)) = args(text, from + at + 3, from + pipe).first() {
+            push(text, s, e, out);
+        }
+        return;
+    }
     let Some(echo) = ["echo ", "printf "]
         .iter()
         .filter_map(|w| super::lex::find(&line[..pipe], w.as_bytes()))
@@ -217,6 +232,23 @@ pub(super) fn piped_password(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
         && !text[s..e].contains(&b'%')
     {
         push(text, s, e, out);
+    }
+}
+
+/// `new NetworkCredential("user", "X"[, "domain"])` (keyword ending at
+/// `hit_end`, after the `(`): the second string literal.
+pub(super) fn network_credential(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    use super::lex::{skip_blanks, value_at};
+    let Some(user) = value_at(text, skip_blanks(text, hit_end)).filter(|v| v.quoted) else {
+        return;
+    };
+    let close = run(text, user.end, 4, |b| b == b'\\' || b == b'"');
+    let comma = skip_blanks(text, close);
+    if text.get(comma) != Some(&b',') {
+        return;
+    }
+    if let Some(v) = value_at(text, skip_blanks(text, comma + 1)).filter(|v| v.quoted) {
+        push(text, v.start, v.end, out);
     }
 }
 
@@ -261,6 +293,7 @@ const PASSWORD_FLAGS: &[(Cmd, &[u8], Carries)] = &[
     (Cmd::SecretSet, b"--body=", Carries::Attached),
     (Cmd::SecretSet, b"-b", Carries::Attached),
     (Cmd::Openssl, b"-k", Carries::Next),
+    (Cmd::Putty, b"-pw", Carries::Next),
 ];
 
 /// Looks at the arguments after the command name at `hit..hit_end`.
@@ -296,6 +329,32 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
     match cmd {
         Cmd::Htpasswd => return htpasswd(text, &list, out),
         Cmd::Oracle => return oracle(text, &list, out),
+        // NAME URL ACCESS SECRET: the secret is the fourth word, after a URL.
+        Cmd::MinioAlias => {
+            if let [_, (us, ue), _, (s, e), ..] = list[..]
+                && text[us..ue].windows(3).any(|w| w == b"://")
+            {
+                push(text, s, e, out);
+            }
+            return;
+        }
+        Cmd::ResetPassword => {
+            if let Some(&(s, e)) = list.first() {
+                push(text, s, e, out);
+            }
+            return;
+        }
+        Cmd::SecureString => {
+            let plain = list
+                .iter()
+                .any(|&(s, e)| text[s..e].eq_ignore_ascii_case(b"-asplaintext"));
+            if let Some(&(s, e)) = list.iter().find(|&&(s, e)| !is_flag(&text[s..e]))
+                && plain
+            {
+                push(text, s, e, out);
+            }
+            return;
+        }
         _ => {}
     }
     for i in 0..list.len() {

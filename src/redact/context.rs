@@ -312,18 +312,7 @@ pub(super) fn azure_key_near(text: &[u8], hit_end: usize, out: &mut Vec<Finding>
 /// after "password is "). Only a value no sentence would hold: letters with
 /// digits or symbols, six or more, not a path or a placeholder.
 pub(super) fn prose_password(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
-    let quote = run(text, hit_end, 2, |b| {
-        matches!(b, b'`' | b'\'' | b'"' | b'\\')
-    });
-    let end = run(text, quote, 128, |b| {
-        !b.is_ascii_whitespace() && b != b'`' && b != b'"'
-    });
-    // Punctuation that ends the sentence or closes a quote is not the value's.
-    let end = quote
-        + text[quote..end]
-            .iter()
-            .rposition(|&b| !matches!(b, b',' | b'.' | b';' | b':' | b')' | b'\'' | b'\\'))
-            .map_or(0, |p| p + 1);
+    let (quote, end) = prose_word(text, hit_end);
     let v = &text[quote..end];
     let s = Shape::of(v);
     if v.len() >= 6
@@ -335,6 +324,41 @@ pub(super) fn prose_password(text: &[u8], hit_end: usize, out: &mut Vec<Finding>
         out.push(Finding {
             rule: "prose_password",
             start: quote,
+            end,
+        });
+    }
+}
+
+/// The word after a prose keyword ending at `hit_end`: past an opening
+/// quote, without the punctuation that ends the sentence or closes a quote.
+fn prose_word(text: &[u8], hit_end: usize) -> (usize, usize) {
+    let quote = run(text, hit_end, 2, |b| {
+        matches!(b, b'`' | b'\'' | b'"' | b'\\')
+    });
+    let end = run(text, quote, 128, |b| {
+        !b.is_ascii_whitespace() && b != b'`' && b != b'"'
+    });
+    let end = quote
+        + text[quote..end]
+            .iter()
+            .rposition(|&b| !matches!(b, b',' | b'.' | b';' | b':' | b')' | b'\'' | b'\\'))
+            .map_or(0, |p| p + 1);
+    (quote, end)
+}
+
+/// "…, password 55tba72gusz0qdw89z.", "the new value is wndcMaxanb5b…":
+/// the next word, when it looks generated (long, random, not hex, no path
+/// or URL).
+pub(super) fn prose_random(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let (start, end) = prose_word(text, hit_end);
+    let v = &text[start..end];
+    // Hex and UUIDs in prose are digests and ids far more often than keys.
+    let hex_or_id = v.iter().all(|b| b.is_ascii_hexdigit() || *b == b'-');
+    if v.len() >= 16 && !hex_or_id && looks_random(v) && !v.contains(&b'/') && !is_harmless(v)
+    {
+        out.push(Finding {
+            rule: "prose_secret",
+            start,
             end,
         });
     }

@@ -437,6 +437,7 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     }
     let Some(kind) = classify(name)
         .or_else(|| openssl_pass(text, name_start, name))
+        .or_else(|| pass_line(text, name_start, name_end, name))
         .or_else(|| pagerduty_key(text, name_start, name))
         .or_else(|| (flag && any_of(name, &["pass", "pw"])).then_some(Kind::Password))
     else {
@@ -459,6 +460,9 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     }
     if kind == Kind::BareKey && word_before_is(text, name_start, KEY_NOT_SECRET) {
         return;
+    }
+    if kind == Kind::Password && !value.quoted {
+        value.end = password_through_punctuation(text, value.end);
     }
     if !accepts(text, kind, value, sep) {
         return;
@@ -488,6 +492,26 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
         start: value.start,
         end: value.end,
     });
+}
+
+/// The end of a bare password that stopped at `,` or `&` (list and query
+/// separators, but also what people type in passwords: `DB_PASSWORD=NGQ,-e7&k!g`,
+/// `Password=FbLV_&*sq8;` in a connection string): the password runs on
+/// through them while what follows is no further `name=value` pair, up to a
+/// blank, a quote, a `;`, a line break or the end of the string.
+fn password_through_punctuation(text: &[u8], end: usize) -> usize {
+    let mut end = end;
+    while matches!(text.get(end), Some(b',' | b'&')) {
+        let rest = run(text, end + 1, 256, |b| {
+            !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\'' | b'`' | b'\\' | b';') && b >= 0x20
+        });
+        let piece = &text[end + 1..rest];
+        if piece.is_empty() || piece.contains(&b'=') || piece.contains(&b':') {
+            break;
+        }
+        end = rest;
+    }
+    end
 }
 
 /// The value after a name: through an optional closing quote and `]`, then
@@ -654,6 +678,18 @@ fn openssl_pass(text: &[u8], name_start: usize, name: &[u8]) -> Option<Kind> {
         && [&b"-passin "[..], b"-passout ", b"-password "]
             .iter()
             .any(|p| before.ends_with(p)))
+    .then_some(Kind::Password)
+}
+
+/// `pass: X` / `pass=X` opening a line of credentials (`user: …` /
+/// `pass: …` pasted in a chat, a config listing): `pass` alone is a
+/// password only there, lower case and with its own `:` or `=` — `--- PASS:
+/// TestX` and Python's `pass` are not.
+fn pass_line(text: &[u8], name_start: usize, name_end: usize, name: &[u8]) -> Option<Kind> {
+    (name == b"pass"
+        && super::lex::line_start(text, name_start, 2) == name_start
+        && matches!(text.get(name_end), Some(b':' | b'='))
+        && text.get(name_end + 1) != Some(&b':'))
     .then_some(Kind::Password)
 }
 

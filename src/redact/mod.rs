@@ -106,6 +106,10 @@ enum Action {
     Jwk,
     /// "the password is X".
     ProsePassword,
+    /// "password X", "the new value is X" in prose: only a generated-looking X.
+    ProseRandom,
+    /// .NET's `new NetworkCredential("user", "X")`.
+    NetworkCredential,
     /// A PuTTY key file's `Private-Lines`.
     PuttyPrivate,
     /// A Netscape `cookies.txt` (curl, wget, browser exports).
@@ -177,9 +181,21 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("openssl", Action::Command(Cmd::Openssl)),
     ("rabbitmqctl", Action::Command(Cmd::Rabbitmq)),
     ("codecov", Action::Command(Cmd::Codecov)),
+    ("plink", Action::Command(Cmd::Putty)),
+    ("pscp", Action::Command(Cmd::Putty)),
+    ("psftp", Action::Command(Cmd::Putty)),
+    ("alias set", Action::Command(Cmd::MinioAlias)),
+    ("host add", Action::Command(Cmd::MinioAlias)),
+    ("reset-admin-password", Action::Command(Cmd::ResetPassword)),
+    ("convertto-securestring", Action::Command(Cmd::SecureString)),
+    ("networkcredential(", Action::NetworkCredential),
     ("--password-stdin", Action::PipedPassword),
     ("kty", Action::Jwk),
     ("password is ", Action::ProsePassword),
+    ("password ", Action::ProseRandom),
+    ("value is ", Action::ProseRandom),
+    ("token is ", Action::ProseRandom),
+    ("key is ", Action::ProseRandom),
     ("private-lines:", Action::PuttyPrivate),
     ("sudo -s", Action::PipedPassword),
     ("> auth ", Action::RedisAuth),
@@ -274,6 +290,8 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::PipedPassword => commands::piped_password(text, start, out),
         Action::Jwk => keys::jwk(text, start, out),
         Action::ProsePassword => context::prose_password(text, end, out),
+        Action::ProseRandom => context::prose_random(text, end, out),
+        Action::NetworkCredential => commands::network_credential(text, end, out),
         Action::PuttyPrivate => keys::putty_private(text, end, out),
         Action::CookieJar => http::cookie_jar(text, end, out),
         // Handled in `find_secrets_after`, which carries what is pending.

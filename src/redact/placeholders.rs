@@ -246,7 +246,24 @@ fn is_age_recipient(v: &[u8]) -> bool {
 
 /// Any reason to leave a secret-shaped value alone.
 pub(super) fn is_harmless(v: &[u8]) -> bool {
-    is_placeholder(v) || is_documented_example(v) || is_content_hash(v) || is_public(v)
+    is_placeholder(v)
+        || is_documented_example(v)
+        || is_content_hash(v)
+        || is_public(v)
+        || is_sealed(v)
+}
+
+/// Ciphertext meant to be committed: a Bitnami SealedSecret's value (base64
+/// of a blob that starts with version bytes `0x02 0x00`, so `Ag…`, hundreds
+/// of characters) and a SOPS value (`ENC[AES256_GCM,data:…]`). Only the
+/// cluster's or KMS's private key opens them.
+fn is_sealed(v: &[u8]) -> bool {
+    (v.len() >= 256
+        && v.starts_with(b"Ag")
+        && v
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')))
+        || v.starts_with(b"ENC[AES256_GCM,")
 }
 
 #[cfg(test)]

@@ -3123,6 +3123,83 @@ fn more_providers(rng: &mut Rng, out: &mut Vec<Positive>) {
     }
 }
 
+/// Passwords with list or query punctuation in them, passwords given to
+/// PuTTY, MinIO, Grafana, PowerShell and .NET, here-strings piped to a
+/// login, and credentials pasted in chat.
+fn typed_passwords(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let punctuated = |rng: &mut Rng| {
+        format!(
+            "{}{},{}&{}!",
+            rng.string(LETTERS, 4),
+            rng.string(DIGITS, 2),
+            rng.string(ALNUM, 5),
+            rng.string(LOWER_DIGIT, 3)
+        )
+    };
+    let with_punctuation: &[Context] = &[
+        |_, p| format!("DATABASE_HOST=db.internal\nDATABASE_PASSWORD={p}\nLOG_LEVEL=info"),
+        |_, p| format!("terraform apply -auto-approve -var 'db_password={p}' -var 'env=prod'"),
+        |_, p| {
+            format!(
+                "Server=tcp:orders.database.windows.net,1433;User ID=app;Password={p};Encrypt=True;"
+            )
+        },
+        |_, p| format!("export SMTP_PASS={p}"),
+    ];
+    for ctx in with_punctuation {
+        let p = punctuated(rng);
+        out.push(Positive {
+            family: "typed_passwords",
+            kind: "punctuated_password",
+            text: ctx("", &p),
+            secrets: vec![p],
+        });
+    }
+    let commands: &[Context] = &[
+        |_, p| format!("plink -batch -pw {p} root@192.168.1.96 \"df -h\""),
+        |_, p| format!("pscp -pw {p} backup.tar.gz admin@10.0.0.4:/srv/"),
+        |_, p| {
+            format!("mc alias set local http://127.0.0.1:9000 AKMINIOADMIN4821XYZQ {p}")
+        },
+        |_, p| format!("mc config host add s3 https://minio.acme.io ACMEBACKUP01 {p}"),
+        |_, p| format!("grafana-cli admin reset-admin-password '{p}'"),
+        |_, p| {
+            format!(
+                "$pw = ConvertTo-SecureString \"{p}\" -AsPlainText -Force\n$cred = New-Object PSCredential('svc', $pw)"
+            )
+        },
+        |_, p| {
+            format!(
+                "var smtp = new SmtpClient(\"smtp.office365.com\", 587)\n{{\n    Credentials = new NetworkCredential(\"noreply@acme.io\", \"{p}\")\n}};"
+            )
+        },
+        |_, p| format!("cat <<< '{p}' | podman login quay.io -u acme+deployer --password-stdin"),
+    ];
+    for ctx in commands {
+        let p = format!("{}-{}", rng.string(ALNUM, 10), rng.string(ALNUM, 8));
+        out.push(Positive {
+            family: "typed_passwords",
+            kind: "command_password",
+            text: ctx("", &p),
+            secrets: vec![p],
+        });
+    }
+    let chat: &[Context] = &[
+        |_, p| format!("Use these for the SMTP step:\nuser: notifications@acme.io\npass: {p}\nhost: smtp.office365.com:587"),
+        |_, p| format!("ssh is deploy@203.0.113.174, password {p}. sudo uses the same one."),
+        |_, p| format!("I regenerated the HCLOUD_TOKEN, new value is {p} — update the deploy script please"),
+    ];
+    for ctx in chat {
+        let p = rng.string(ALNUM, 40);
+        out.push(Positive {
+            family: "chat",
+            kind: "pasted_credentials",
+            text: ctx("", &p),
+            secrets: vec![p],
+        });
+    }
+}
+
 /// The whole positive corpus (deterministic).
 pub fn all() -> Vec<Positive> {
     let mut rng = Rng::new(0x5EC2_E7C0_2025);
@@ -3144,5 +3221,6 @@ pub fn all() -> Vec<Positive> {
     config_files(&mut rng, &mut out);
     session_cookies(&mut rng, &mut out);
     more_providers(&mut rng, &mut out);
+    typed_passwords(&mut rng, &mut out);
     out
 }
