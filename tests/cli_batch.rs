@@ -291,7 +291,14 @@ fn a_synchronous_run_never_extracts_what_a_batch_holds() {
     // /v1/responses too); the batch's leases keep it off these sessions.
     let s = extract_json(&env, &["--backend", "openai", "--force"]);
     assert_eq!(s["claimed"], 0, "{s}");
-    assert_eq!(s["skipped"]["running_elsewhere"], 2, "{s}");
+    assert_eq!(s["skipped"]["in_batch"], 2, "{s}");
+    // Even once the batch's leases ran out (a machine off for days), the
+    // sessions wait for the batch.
+    env.db()
+        .execute("UPDATE jobs SET lease_until = 0", [])
+        .unwrap();
+    let s = extract_json(&env, &["--backend", "openai", "--force"]);
+    assert_eq!(s["skipped"]["in_batch"], 2, "{s}");
     assert!(
         m.requests().iter().all(|r| r.path != "/v1/responses"),
         "no synchronous request"
@@ -362,7 +369,8 @@ fn a_missing_key_or_an_unreachable_api_is_reported() {
     let out = env.run(&["extract"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("MEMKIT_TEST_KEY"));
-    // Nothing listens there: the sessions stay claimable, the run says so.
+    // Nothing listens there: the upload's outcome is unknown, so the batch
+    // is left for the next run to find out about, not undone blindly.
     let mut env = TestEnv::new();
     env.extra_env.push(("MEMKIT_TEST_KEY".into(), "k".into()));
     env.write_config(
@@ -373,11 +381,65 @@ fn a_missing_key_or_an_unreachable_api_is_reported() {
     let out = env.run(&["extract"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("not submitted"), "{stderr}");
+    assert!(
+        stderr.contains("the next run finds out whether OpenAI has it"),
+        "{stderr}"
+    );
+    assert_eq!(job(&env, &thread_id(0)).0, "running");
+    // Still unreachable two days after the batch's window: given up, the
+    // session given back without spending a retry.
+    env.db()
+        .execute("UPDATE batches SET created_at = created_at - 4 * 86400", [])
+        .unwrap();
+    let out = env.run(&["extract", "--limit", "0"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("given up"), "{stderr}");
     let (status, left, _) = job(&env, &thread_id(0));
     assert_eq!(
         (status.as_str(), left),
         ("error", 3),
         "given back, no retry spent"
     );
+}
+
+#[test]
+fn a_refused_upload_gives_the_sessions_back_at_once() {
+    let m = mock(|_| None);
+    let mut env = TestEnv::new();
+    env.extra_env.push(("MEMKIT_TEST_KEY".into(), "k".into()));
+    // A base URL the API does not serve: the upload is answered 404.
+    env.write_config(&format!(
+        "[extract]\nbackend = \"openai-batch\"\nbase_url = \"{}/nowhere\"\n\
+         api_key_env = \"MEMKIT_TEST_KEY\"\nmax_retries = 0\n",
+        m.url()
+    ));
+    env.write_codex_session(&thread_id(0), &["We use pnpm here, not npm."]);
+    let out = env.run(&["extract"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not submitted"));
+    let (status, left, _) = job(&env, &thread_id(0));
+    assert_eq!((status.as_str(), left), ("error", 3));
+    assert_eq!(
+        env.count("SELECT count(*) FROM batches WHERE state = 'released'"),
+        1
+    );
+}
+
+#[test]
+fn one_process_at_a_time_submits_and_collects() {
+    let m = mock(|_| None);
+    let env = env_with(&m, 2, "");
+    env.ok(&["scan"]);
+    env.db()
+        .execute(
+            "INSERT INTO locks (name, owner, acquired_at, lease_until)
+             VALUES ('openai-batch', 'memkit-1@elsewhere', 0, 9999999999)",
+            [],
+        )
+        .unwrap();
+    let out = env.run(&["extract"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("left to it"));
+    assert_eq!(m.created_batches(), 0);
+    assert_eq!(env.count("SELECT count(*) FROM jobs"), 0, "nothing claimed");
 }

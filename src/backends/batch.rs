@@ -69,6 +69,9 @@ impl RemoteBatch {
 /// A client of the Files and Batches API.
 pub struct BatchClient {
     http: HttpClient,
+    /// Without retries: a retried `POST /batches` whose first answer was
+    /// lost would create a second batch over the same file (and bill it).
+    once: HttpClient,
     base: String,
     key: String,
 }
@@ -84,6 +87,7 @@ impl BatchClient {
         })?;
         Ok(BatchClient {
             http: HttpClient::new(e.timeout, e.max_retries),
+            once: HttpClient::new(e.timeout, 0),
             base: base_url(ExtractBackendKind::OpenaiBatch, &e.base_url),
             key,
         })
@@ -134,7 +138,7 @@ impl BatchClient {
             "completion_window": COMPLETION_WINDOW,
             "metadata": {METADATA_KEY: local_id},
         });
-        RemoteBatch::parse(&self.http.post_json(&url, Some(&self.key), &body)?)
+        RemoteBatch::parse(&self.once.post_json(&url, Some(&self.key), &body)?)
     }
 
     /// The batch created for `local_id`, if one was (among the newest 100).
@@ -166,6 +170,13 @@ impl BatchClient {
         self.http
             .get_lines(&url, Some(&self.key), MAX_RESULT_LINE, line)
     }
+}
+
+/// Whether `e` is the API's definite refusal (an HTTP 4xx answer): the
+/// request was not carried out. A timeout, a connection error or a 5xx may
+/// have been, and is left to a later run's recovery.
+pub fn is_refusal(e: &Error) -> bool {
+    e.to_string().contains(": HTTP 4")
 }
 
 /// The `id` of an API object.

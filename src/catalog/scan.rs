@@ -281,9 +281,11 @@ fn read_summary(f: &SessionFile) -> std::result::Result<Summary, String> {
         mtime_ns: f.mtime_ns,
         ..Default::default()
     };
+    // Messages whole: the reader joins a reply's twin copies by their text,
+    // and cite-import takes the replies from here.
     let opts = ReadOptions {
         max_output_bytes: Some(0),
-        max_message_bytes: Some(4096),
+        max_message_bytes: None,
     };
     let (info, stats) = stream_session(&f.path, f.tool, opts, &mut |e| {
         let Event::Message(m) = e else {

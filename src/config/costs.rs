@@ -64,13 +64,21 @@ pub struct CostConfig {
 }
 
 impl CostConfig {
-    /// The price of `model`: its own entry, else the longest entry the name
-    /// starts with (`gpt-5.4-mini-2026-03-17` is priced as `gpt-5.4-mini`).
+    /// The price of `model`: its own entry, else the entry it is a dated
+    /// snapshot or a sized variant of (`gpt-5.4-mini-2026-03-17`,
+    /// `text-embedding-3-small@512`); `gpt-5.4-pro` is not `gpt-5.4`.
     pub fn price(&self, model: &str) -> Option<&Price> {
         self.prices.get(model).or_else(|| {
             self.prices
                 .iter()
-                .filter(|(name, _)| model.starts_with(name.as_str()))
+                .filter(|(name, _)| {
+                    model.strip_prefix(name.as_str()).is_some_and(|rest| {
+                        rest.starts_with('@')
+                            || rest
+                                .strip_prefix('-')
+                                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+                    })
+                })
                 .max_by_key(|(name, _)| name.len())
                 .map(|(_, p)| p)
         })
@@ -219,6 +227,11 @@ mod tests {
         assert_eq!(c.price("gpt-5.4-2026-03-05").unwrap().input, 2.5);
         assert_eq!(c.price("my-model").unwrap().batch_output, 0.05);
         assert!(c.price("qwen3:8b").is_none());
+        assert!(
+            c.price("gpt-5.4-pro").is_none(),
+            "another model, not a snapshot"
+        );
+        assert_eq!(c.price("text-embedding-3-small@512").unwrap().input, 0.02);
         let e = built("[m]\ninput = -1.0\noutput = 1.0\n").unwrap_err();
         assert!(e.to_string().contains("prices.\"m\".input"), "{e}");
     }

@@ -503,7 +503,10 @@ fn password_through_punctuation(text: &[u8], end: usize) -> usize {
     let mut end = end;
     while matches!(text.get(end), Some(b',' | b'&')) {
         let rest = run(text, end + 1, 256, |b| {
-            !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\'' | b'`' | b'\\' | b';') && b >= 0x20
+            !matches!(
+                b,
+                b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\'' | b'`' | b'\\' | b';'
+            ) && b >= 0x20
         });
         let piece = &text[end + 1..rest];
         if piece.is_empty() || piece.contains(&b'=') || piece.contains(&b':') {

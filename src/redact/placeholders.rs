@@ -260,8 +260,7 @@ pub(super) fn is_harmless(v: &[u8]) -> bool {
 fn is_sealed(v: &[u8]) -> bool {
     (v.len() >= 256
         && v.starts_with(b"Ag")
-        && v
-            .iter()
+        && v.iter()
             .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')))
         || v.starts_with(b"ENC[AES256_GCM,")
 }

@@ -8,7 +8,7 @@
 //! looked up by its `memkit_batch` metadata), a `submitted` one is polled.
 
 use crate::error::Result;
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 /// One batch.
@@ -55,43 +55,58 @@ pub struct BatchItem {
     pub codex_bytes: Option<i64>,
 }
 
-/// Records a new batch in state `preparing` with its sessions.
-pub fn insert(
-    conn: &mut Connection,
-    id: &str,
-    model: &str,
-    items: &[BatchItem],
-    now: i64,
-) -> Result<()> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    tx.execute(
-        "INSERT INTO batches (id, state, model, created_at, sessions) VALUES (?1, 'preparing', ?2, ?3, ?4)",
-        params![id, model, now, items.len() as i64],
+/// Records a new batch in state `preparing` (its sessions are added as
+/// they are claimed).
+pub fn insert(conn: &Connection, id: &str, model: &str, now: i64) -> Result<()> {
+    conn.execute(
+        "INSERT INTO batches (id, state, model, created_at, sessions) VALUES (?1, 'preparing', ?2, ?3, 0)",
+        params![id, model, now],
     )?;
-    {
-        let mut stmt = tx.prepare(
-            "INSERT INTO batch_items (batch_id, thread_id, token, source_updated_at, prompt_bytes, codex_bytes)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?;
-        for item in items {
-            stmt.execute(params![
-                id,
-                item.thread_id,
-                item.token,
-                item.source_updated_at,
-                item.prompt_bytes,
-                item.codex_bytes
-            ])?;
-        }
-    }
-    tx.commit()?;
+    Ok(())
+}
+
+/// Adds a claimed session to batch `id` (still `preparing`).
+pub fn add_item(conn: &Connection, id: &str, item: &BatchItem) -> Result<()> {
+    conn.execute(
+        "INSERT INTO batch_items (batch_id, thread_id, token, source_updated_at, prompt_bytes, codex_bytes)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            id,
+            item.thread_id,
+            item.token,
+            item.source_updated_at,
+            item.prompt_bytes,
+            item.codex_bytes
+        ],
+    )?;
+    conn.execute(
+        "UPDATE batches SET sessions = (SELECT count(*) FROM batch_items WHERE batch_id = ?1)
+         WHERE id = ?1",
+        [id],
+    )?;
+    Ok(())
+}
+
+/// Records how many sessions batch `id` holds.
+pub fn set_sessions(conn: &Connection, id: &str, sessions: usize) -> Result<()> {
+    conn.execute(
+        "UPDATE batches SET sessions = ?2 WHERE id = ?1",
+        params![id, sessions as i64],
+    )?;
+    Ok(())
+}
+
+/// Forgets batch `id`, which never held a session.
+pub fn delete(conn: &Connection, id: &str) -> Result<()> {
+    conn.execute("DELETE FROM batch_items WHERE batch_id = ?1", [id])?;
+    conn.execute("DELETE FROM batches WHERE id = ?1", [id])?;
     Ok(())
 }
 
 /// The input file reached OpenAI.
 pub fn set_uploaded(conn: &Connection, id: &str, file_id: &str) -> Result<()> {
     conn.execute(
-        "UPDATE batches SET input_file_id = ?2, state = 'uploaded' WHERE id = ?1",
+        "UPDATE batches SET input_file_id = ?2, state = 'uploaded' WHERE id = ?1 AND state = 'preparing'",
         params![id, file_id],
     )?;
     Ok(())
@@ -108,7 +123,8 @@ pub fn set_submitted(
 ) -> Result<()> {
     conn.execute(
         "UPDATE batches SET remote_id = ?2, remote_status = ?3, expires_at = ?4,
-            submitted_at = COALESCE(submitted_at, ?5), state = 'submitted' WHERE id = ?1",
+            submitted_at = COALESCE(submitted_at, ?5), state = 'submitted'
+         WHERE id = ?1 AND state IN ('preparing', 'uploaded', 'submitted')",
         params![id, remote_id, remote_status, expires_at, now],
     )?;
     Ok(())

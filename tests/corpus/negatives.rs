@@ -16,14 +16,32 @@ const FIXED: &[(&str, &str)] = &[
         "sealed",
         "spec:\n  encryptedData:\n    password: AgBbkqGdvv6ETeXhq8CfYXMs0AvdaK2QtG/xG3b3ZV6CqBrShUvQljxHe39sL/spVjcbmPgz2l/0J4AaYZtRD4KXPZ70Ci9I3roxPQSCHrgYVAThCcbX7pnm972XzktU7Fi4zIorBYWc8vcKyIEZN3nFYqPBPnM7QDTC29n6YENwKzrm/3fryrz4qhI/Y1bJum0JmceBdQZta2RvEp16gkju6Ywlb4WrLOj5y6qjrNP681hUfokUGHD8Om6TRgmcuIGsf4kBFVdBv09Ke+Awu0NIlb34",
     ),
-    ("sealed", "db_password: ENC[AES256_GCM,data:p673w==,iv:YY=,tag:4Q==,type:str]"),
+    (
+        "sealed",
+        "db_password: ENC[AES256_GCM,data:p673w==,iv:YY=,tag:4Q==,type:str]",
+    ),
     ("prose", "--- PASS: TestLogin (0.02s)\npass: 12 tests"),
-    ("prose", "the cache key is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b"),
-    ("prose", "reset your password 3f9a2c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b request expired"),
-    ("prose", "the default value is 0123456789abcdef0123 for the seed"),
-    ("prose", "the password field is required; the token is optional"),
+    (
+        "prose",
+        "the cache key is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+    ),
+    (
+        "prose",
+        "reset your password 3f9a2c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b request expired",
+    ),
+    (
+        "prose",
+        "the default value is 0123456789abcdef0123 for the seed",
+    ),
+    (
+        "prose",
+        "the password field is required; the token is optional",
+    ),
     ("commands", "git alias set lg log --oneline"),
-    ("commands", "mc alias set local http://127.0.0.1:9000 $MINIO_USER $MINIO_PASSWORD"),
+    (
+        "commands",
+        "mc alias set local http://127.0.0.1:9000 $MINIO_USER $MINIO_PASSWORD",
+    ),
     ("commands", "x = new NetworkCredential(user, password);"),
     ("commands", "query?user=bob&password=&next=/home"),
     // Placeholders and references.

@@ -3158,9 +3158,7 @@ fn typed_passwords(rng: &mut Rng, out: &mut Vec<Positive>) {
     let commands: &[Context] = &[
         |_, p| format!("plink -batch -pw {p} root@192.168.1.96 \"df -h\""),
         |_, p| format!("pscp -pw {p} backup.tar.gz admin@10.0.0.4:/srv/"),
-        |_, p| {
-            format!("mc alias set local http://127.0.0.1:9000 AKMINIOADMIN4821XYZQ {p}")
-        },
+        |_, p| format!("mc alias set local http://127.0.0.1:9000 AKMINIOADMIN4821XYZQ {p}"),
         |_, p| format!("mc config host add s3 https://minio.acme.io ACMEBACKUP01 {p}"),
         |_, p| format!("grafana-cli admin reset-admin-password '{p}'"),
         |_, p| {
@@ -3185,9 +3183,17 @@ fn typed_passwords(rng: &mut Rng, out: &mut Vec<Positive>) {
         });
     }
     let chat: &[Context] = &[
-        |_, p| format!("Use these for the SMTP step:\nuser: notifications@acme.io\npass: {p}\nhost: smtp.office365.com:587"),
+        |_, p| {
+            format!(
+                "Use these for the SMTP step:\nuser: notifications@acme.io\npass: {p}\nhost: smtp.office365.com:587"
+            )
+        },
         |_, p| format!("ssh is deploy@203.0.113.174, password {p}. sudo uses the same one."),
-        |_, p| format!("I regenerated the HCLOUD_TOKEN, new value is {p} — update the deploy script please"),
+        |_, p| {
+            format!(
+                "I regenerated the HCLOUD_TOKEN, new value is {p} — update the deploy script please"
+            )
+        },
     ];
     for ctx in chat {
         let p = rng.string(ALNUM, 40);

@@ -35,6 +35,7 @@ use crate::stages::spend::Budget;
 use crate::store::Store;
 use crate::store::batches::{self, BatchItem, BatchRow};
 use crate::store::jobs::{self, Claim, ClaimOptions};
+use crate::store::locks;
 use crate::store::threads::{self, ThreadRow};
 use crate::templates;
 use crate::util::text::estimate_tokens;
@@ -42,8 +43,12 @@ use crate::util::time::now_secs;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 
-/// Lease of a session claimed for a batch: the 24-hour window and an hour.
+/// Lease of a session claimed for a batch: the 24-hour window and an hour
+/// (renewed each time the batch is found still in flight).
 const BATCH_LEASE_SECS: i64 = 25 * 3600;
+/// How long after its window a batch that cannot be read is given up (its
+/// sessions given back).
+const GIVE_UP_AFTER_SECS: i64 = 2 * 86_400;
 
 /// What happened to one batch in this run.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -81,34 +86,67 @@ pub(super) fn run(
     report: &mut ExtractReport,
 ) -> Result<()> {
     let client = BatchClient::new(&cfg.extract)?;
+    let owner = crate::util::process::worker_id();
+    if let Err(holder) = locks::try_acquire(
+        store.conn_mut(),
+        BATCH_LOCK,
+        &owner,
+        BATCH_LOCK_SECS,
+        now_secs(),
+    )? {
+        crate::ui::warn(format!(
+            "another memkit process ({}) is submitting or collecting OpenAI batches; left to it",
+            holder.owner
+        ));
+        return Ok(());
+    }
+    let result = submit_and_collect(cfg, store, &client, opts, backend, report, &owner);
+    locks::release(store.conn(), BATCH_LOCK, &owner)?;
+    result
+}
+
+/// The lock that makes one process at a time submit and collect batches
+/// (`memkit extract` runs beside `memkit run`).
+const BATCH_LOCK: &str = "openai-batch";
+/// Its lease, renewed while `--wait` polls.
+const BATCH_LOCK_SECS: i64 = 6 * 3600;
+
+/// Collects, submits and (with `--wait`) polls, holding [`BATCH_LOCK`].
+fn submit_and_collect(
+    cfg: &Config,
+    store: &mut Store,
+    client: &BatchClient,
+    opts: &ExtractOptions,
+    backend: &dyn Extractor,
+    report: &mut ExtractReport,
+    owner: &str,
+) -> Result<()> {
     let model = backend.model();
-    collect_open(cfg, store, &client, report)?;
+    collect_open(cfg, store, client, report)?;
     let candidates = select(cfg, store, opts, now_secs(), report)?;
     report.candidates = candidates.len();
-    let in_batches = sessions_in_open_batches(store)?;
-    let (waiting, candidates): (Vec<ThreadRow>, Vec<ThreadRow>) = candidates
-        .into_iter()
-        .partition(|row| in_batches.contains(&row.id));
-    for row in &waiting {
-        report.tally(outcome(row, "skipped", Some("in_batch".into()), 0));
-    }
+    let candidates = super::without_batched(store, candidates, report)?;
     let (last_try, batched) = split_last_tries(cfg, store, candidates)?;
     if let Some(kind) = cfg.extract.batch_fallback.filter(|_| !last_try.is_empty()) {
         let fallback = build_backend(cfg, Some(kind))?;
         extract_now(cfg, store, opts, fallback.as_ref(), &last_try, report)?;
     }
-    submit(cfg, store, &client, opts, &model, &batched, report)?;
+    submit(cfg, store, client, opts, &model, &batched, report)?;
     if opts.wait {
-        while !batches::open(store.conn())?.is_empty() {
+        // At most two days: a batch OpenAI never finishes is left to the
+        // give-up of a later run.
+        let until = now_secs() + 2 * 86_400;
+        while !batches::open(store.conn())?.is_empty() && now_secs() < until {
             std::thread::sleep(cfg.extract.batch_poll_interval);
-            collect_open(cfg, store, &client, report)?;
+            locks::refresh(store.conn(), BATCH_LOCK, owner, BATCH_LOCK_SECS, now_secs())?;
+            collect_open(cfg, store, client, report)?;
         }
     }
     Ok(())
 }
 
 /// Sessions held by a batch that is not finished.
-fn sessions_in_open_batches(store: &Store) -> Result<HashSet<String>> {
+pub(super) fn sessions_in_open_batches(store: &Store) -> Result<HashSet<String>> {
     let mut out = HashSet::new();
     for b in batches::open(store.conn())? {
         out.extend(
@@ -224,8 +262,9 @@ fn submit(
             }),
         );
         if pending.is_full_with(line.len()) {
-            send(store, client, model, &mut pending, report)?;
+            send(store, client, &mut pending, report)?;
         }
+        pending.open(store, model)?;
         let claim = jobs::try_claim_stage1(
             store.conn_mut(),
             &row.id,
@@ -250,6 +289,7 @@ fn submit(
         };
         let codex_bytes = (row.tool == Tool::Codex.name()).then_some(input.stats.codex_input_bytes);
         pending.push(
+            store,
             BatchItem {
                 thread_id: row.id.clone(),
                 token,
@@ -258,9 +298,9 @@ fn submit(
                 codex_bytes: codex_bytes.map(|b| b as i64),
             },
             line,
-        );
+        )?;
     }
-    send(store, client, model, &mut pending, report)
+    send(store, client, &mut pending, report)
 }
 
 /// Why a claim was not granted.
@@ -277,6 +317,7 @@ fn skip_reason(claim: &Claim) -> &'static str {
 /// The batch being filled: its id, its claimed sessions and its file.
 struct Pending {
     id: String,
+    recorded: bool,
     items: Vec<BatchItem>,
     jsonl: Vec<u8>,
 }
@@ -285,6 +326,7 @@ impl Pending {
     fn new() -> Pending {
         Pending {
             id: crate::util::ids::new_uuid_v4(),
+            recorded: false,
             items: Vec::new(),
             jsonl: Vec::new(),
         }
@@ -302,26 +344,45 @@ impl Pending {
                 || self.jsonl.len() + line + 1 > batch::MAX_FILE_BYTES)
     }
 
-    fn push(&mut self, item: BatchItem, line: String) {
+    /// Records the batch (still `preparing`) before its first claim, so a
+    /// crash after any claim leaves a batch the next run can undo.
+    fn open(&mut self, store: &mut Store, model: &str) -> Result<()> {
+        if !self.recorded {
+            batches::insert(store.conn(), &self.id, model, now_secs())?;
+            self.recorded = true;
+        }
+        Ok(())
+    }
+
+    /// Adds a claimed session, recorded at once.
+    fn push(&mut self, store: &mut Store, item: BatchItem, line: String) -> Result<()> {
+        batches::add_item(store.conn(), &self.id, &item)?;
         self.items.push(item);
         self.jsonl.extend_from_slice(line.as_bytes());
         self.jsonl.push(b'\n');
+        Ok(())
     }
 }
 
-/// Records, uploads and creates the pending batch, then starts a new one.
+/// Uploads and creates the pending batch (recorded with its sessions as
+/// they were claimed), then starts a new one. A definite refusal gives the
+/// sessions back; an unknown outcome (a timeout, a lost answer) leaves the
+/// batch for the next run to find at OpenAI or give back.
 fn send(
     store: &mut Store,
     client: &BatchClient,
-    model: &str,
     pending: &mut Pending,
     report: &mut ExtractReport,
 ) -> Result<()> {
     let full = std::mem::replace(pending, Pending::new());
     if full.items.is_empty() {
+        // Recorded, but nothing was claimed for it.
+        if full.recorded {
+            batches::delete(store.conn(), &full.id)?;
+        }
         return Ok(());
     }
-    batches::insert(store.conn_mut(), &full.id, model, &full.items, now_secs())?;
+    batches::set_sessions(store.conn(), &full.id, full.items.len())?;
     crate::util::crashpoint::here("batch:recorded");
     let uploaded = client.upload(&full.id, &full.jsonl);
     crate::util::crashpoint::here("batch:uploaded");
@@ -333,32 +394,35 @@ fn send(
         row.state = "uploaded".into();
         ensure_created(store, client, &row, false)
     });
+    let mut r = BatchReport {
+        id: full.id.clone(),
+        sessions: full.items.len(),
+        ..Default::default()
+    };
     match step {
-        Ok(remote) => report.batches.push(BatchReport {
-            id: full.id,
-            remote_id: Some(remote.id),
-            sessions: full.items.len(),
-            event: "submitted",
-            status: Some(remote.status),
-            ..Default::default()
-        }),
-        Err(e) => {
-            // Nothing reached a model: the sessions go back, no retry spent.
+        Ok(remote) => {
+            r.remote_id = Some(remote.id);
+            r.status = Some(remote.status);
+            r.event = "submitted";
+        }
+        Err(e) if batch::is_refusal(&e) => {
             let note = format!("not submitted: {e}");
-            release_all(store, &full.id, &full.items, &note)?;
+            r.released = release_all(store, &full.id, &full.items, &note)?;
             batches::finish(store.conn(), &full.id, "released", Some(&note), now_secs())?;
             crate::ui::warn(format!("batch of {} sessions {note}", full.items.len()));
             report.batch_errors += 1;
-            report.batches.push(BatchReport {
-                id: full.id,
-                sessions: full.items.len(),
-                event: "error",
-                released: full.items.len(),
-                note: Some(note),
-                ..Default::default()
-            });
+            r.event = "error";
+            r.note = Some(note);
+        }
+        Err(e) => {
+            let note = format!("{e}; the next run finds out whether OpenAI has it");
+            crate::ui::warn(format!("batch of {} sessions: {note}", full.items.len()));
+            report.batch_errors += 1;
+            r.event = "error";
+            r.note = Some(note);
         }
     }
+    report.batches.push(r);
     Ok(())
 }
 
@@ -433,6 +497,21 @@ fn collect_open(
             Ok(Some(r)) => report.batches.push(r),
             Ok(None) => {}
             Err(e) if e.kind() == crate::error::ErrorKind::Usage => return Err(e),
+            Err(e) if now_secs() > window_end(&row) + GIVE_UP_AFTER_SECS => {
+                let note = format!("given up two days after its window: {e}");
+                crate::ui::warn(format!("batch {}: {note}", display_id(&row)));
+                let released = release_all(store, &row.id, &items, &note)?;
+                batches::finish(store.conn(), &row.id, "released", Some(&note), now_secs())?;
+                report.batches.push(BatchReport {
+                    id: row.id.clone(),
+                    remote_id: row.remote_id.clone(),
+                    sessions: items.len(),
+                    event: "released",
+                    released,
+                    note: Some(note),
+                    ..Default::default()
+                });
+            }
             Err(e) => {
                 crate::ui::warn(format!("batch {}: {e}", display_id(&row)));
                 report.batch_errors += 1;
@@ -449,6 +528,12 @@ fn collect_open(
         }
     }
     Ok(())
+}
+
+/// When OpenAI stops working on the batch (for one never created, a day
+/// after memkit recorded it).
+fn window_end(row: &BatchRow) -> i64 {
+    row.expires_at.unwrap_or(row.created_at + 86_400)
 }
 
 fn display_id(row: &BatchRow) -> &str {
@@ -501,6 +586,16 @@ fn advance(
         ..Default::default()
     };
     if !remote.is_over() {
+        // Still OpenAI's: the claims outlast the wait, however long.
+        for item in items {
+            jobs::renew_stage1(
+                store.conn(),
+                &item.thread_id,
+                &item.token,
+                BATCH_LEASE_SECS,
+                now_secs(),
+            )?;
+        }
         r.event = "in_flight";
         return Ok(Some(r));
     }
@@ -536,7 +631,13 @@ fn collect(
         .flatten()
     {
         client.read_results(file, &mut |line| {
-            let result = parse_result(line)?;
+            let result = match parse_result(line) {
+                Ok(result) => result,
+                Err(e) => {
+                    crate::ui::warn(format!("{label}: a result line skipped: {e}"));
+                    return Ok(());
+                }
+            };
             let Some(item) = by_id.get(result.custom_id.as_str()) else {
                 crate::ui::warn(format!(
                     "{label}: a result for an unknown request {}",
@@ -591,6 +692,22 @@ fn collect(
         let o = settle(&answerer, store, item, answer)?;
         count(r, &o);
         report.tally(o);
+    }
+    // A session whose result could not be recorded still holds its claim:
+    // the batch stays open and the next run settles it from the same files.
+    let mut unsettled = 0;
+    for item in items {
+        if jobs::claim_is_live(store.conn(), &item.thread_id, &item.token)? {
+            unsettled += 1;
+        }
+    }
+    if unsettled > 0 {
+        r.event = "error";
+        r.note = Some(format!(
+            "{unsettled} results not recorded; the next run tries again"
+        ));
+        report.batch_errors += 1;
+        return Ok(());
     }
     let state = if r.stored + r.no_output + r.failed == 0 && r.released > 0 {
         "released"

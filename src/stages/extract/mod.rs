@@ -213,8 +213,30 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &ExtractOptions) -> Result<Ext
     }
     let candidates = select(cfg, store, opts, now, &mut report)?;
     report.candidates = candidates.len();
+    let candidates = without_batched(store, candidates, &mut report)?;
     extract_now(cfg, store, opts, backend.as_ref(), &candidates, &mut report)?;
     Ok(report)
+}
+
+/// `candidates` without the sessions an OpenAI batch still holds (counted
+/// as skipped `in_batch`): whatever the backend, and even once their claims'
+/// lease ran out, they wait for the batch to be collected.
+fn without_batched(
+    store: &Store,
+    candidates: Vec<ThreadRow>,
+    report: &mut ExtractReport,
+) -> Result<Vec<ThreadRow>> {
+    let held = batch::sessions_in_open_batches(store)?;
+    if held.is_empty() {
+        return Ok(candidates);
+    }
+    let (waiting, free): (Vec<ThreadRow>, Vec<ThreadRow>) = candidates
+        .into_iter()
+        .partition(|row| held.contains(&row.id));
+    for row in &waiting {
+        report.tally(outcome(row, "skipped", Some("in_batch".into()), 0));
+    }
+    Ok(free)
 }
 
 /// The price of `model`, required when `[limits] max_cost_per_run` is set.

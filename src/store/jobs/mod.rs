@@ -359,6 +359,23 @@ pub fn claim_is_live(conn: &Connection, thread_id: &str, token: &str) -> Result<
     )?)
 }
 
+/// Extends the lease of the claim `token` on `thread_id` to `lease_secs`
+/// from `now` (a batch still in flight); `false` when it is no longer held.
+pub fn renew_stage1(
+    conn: &Connection,
+    thread_id: &str,
+    token: &str,
+    lease_secs: i64,
+    now: i64,
+) -> Result<bool> {
+    let n = conn.execute(
+        "UPDATE jobs SET lease_until = ?4
+         WHERE kind = ?1 AND job_key = ?2 AND status = 'running' AND ownership_token = ?3",
+        params![KIND_STAGE1, thread_id, token, now + lease_secs],
+    )?;
+    Ok(n > 0)
+}
+
 /// Gives a claim back without spending a retry (its batch expired or was
 /// cancelled, or never reached the model): the session can be claimed again
 /// at once. Returns `false` when the claim was lost.
