@@ -180,14 +180,29 @@ fn failed_requests_are_retried_and_never_ran_ones_given_back() {
             code: "server_error".into(),
             message: "internal".into(),
         }),
+        // Answered (and billed), but not in the schema.
+        Some('3') => Some(ItemOutcome::Ok(responses_body(
+            &serde_json::json!({"summary": "not the schema"}),
+            900,
+            0,
+            50,
+        ))),
         _ => None,
     });
-    let env = env_with(&m, 4, "");
+    let env = env_with(&m, 5, "");
     extract_json(&env, &[]);
     m.complete_all();
     let s = extract_json(&env, &[]);
     assert_eq!(s["succeeded"], 2, "{s}");
-    assert_eq!(s["failed"], 2, "{s}");
+    assert_eq!(s["failed"], 3, "{s}");
+    assert_eq!(
+        env.count(&format!(
+            "SELECT tokens_in FROM ledger WHERE thread_id = '{}'",
+            thread_id(3)
+        )),
+        900,
+        "an unusable answer is billed: booked"
+    );
     let (status, left, error) = job(&env, &thread_id(1));
     assert_eq!((status.as_str(), left), ("error", 2), "a retry spent");
     assert!(error.unwrap().contains("Invalid schema"));
@@ -197,7 +212,7 @@ fn failed_requests_are_retried_and_never_ran_ones_given_back() {
         .unwrap();
     let s = extract_json(&env, &[]);
     assert_eq!(s["batches"][0]["event"], "submitted", "{s}");
-    assert_eq!(s["batches"][0]["sessions"], 2, "{s}");
+    assert_eq!(s["batches"][0]["sessions"], 3, "{s}");
 
     // An expired batch: what ran is stored, the rest goes back unspent.
     let m = mock(|_| None);

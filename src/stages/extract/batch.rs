@@ -658,8 +658,16 @@ fn collect(
                 return Ok(());
             }
             let answer = match result.body {
-                Some(body) => read_response(&label, &body)
-                    .and_then(|resp| stage_one_result(&resp, item.prompt_bytes as usize)),
+                Some(body) => {
+                    let answer = read_response(&label, &body)
+                        .and_then(|resp| stage_one_result(&resp, item.prompt_bytes as usize));
+                    // An answer that is refused, cut short or not the schema
+                    // is billed all the same: its tokens go in the ledger.
+                    if answer.is_err() {
+                        answerer.book_unusable(store, &item.thread_id, &body["usage"]);
+                    }
+                    answer
+                }
                 None => Err(Error::failed(format!(
                     "{BATCH_ERROR_PREFIX}{}: {}",
                     remote.id,

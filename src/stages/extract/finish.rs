@@ -26,26 +26,54 @@ pub(crate) struct Answerer<'a> {
 }
 
 impl Answerer<'_> {
+    /// Books the `usage` of an answer that could not be used (refused, cut
+    /// short, not the schema): billed, though nothing is stored.
+    pub(crate) fn book_unusable(&self, store: &Store, thread_id: &str, usage: &serde_json::Value) {
+        let count = |k: &str| {
+            usage
+                .get(k)
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0)
+        };
+        let used = Tokens {
+            input: count("input_tokens"),
+            cached_input: usage
+                .pointer("/input_tokens_details/cached_tokens")
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0),
+            output: count("output_tokens"),
+        };
+        if used != Tokens::default() {
+            self.record(store, thread_id, used, None);
+        }
+    }
+
     /// Books one extraction in the cost ledger; a failure to book is a
     /// warning, never the session's failure.
     fn book(&self, store: &Store, row: &ThreadRow, used: Tokens, codex_bytes: Option<u64>) {
+        let codex = codex_bytes.map(|b| {
+            let output = if used.output > 0 {
+                used.output
+            } else {
+                ESTIMATED_OUTPUT_TOKENS as u64
+            };
+            spend::codex_tokens(b, output)
+        });
+        self.record(store, &row.id, used, codex);
+    }
+
+    /// One ledger row for an extraction of `thread_id`.
+    fn record(&self, store: &Store, thread_id: &str, used: Tokens, codex: Option<Tokens>) {
         let entry = ledger::Entry {
             stage: "extract",
             model: &self.model,
             batch: self.batch,
-            thread_id: Some(&row.id),
+            thread_id: Some(thread_id),
             tokens: used,
-            codex: codex_bytes.map(|b| {
-                let output = if used.output > 0 {
-                    used.output
-                } else {
-                    ESTIMATED_OUTPUT_TOKENS as u64
-                };
-                spend::codex_tokens(b, output)
-            }),
+            codex,
         };
         if let Err(e) = ledger::record(store.conn(), &self.cfg.costs, &entry, now_secs()) {
-            crate::ui::warn(format!("{}: not booked in the cost ledger: {e}", row.id));
+            crate::ui::warn(format!("{thread_id}: not booked in the cost ledger: {e}"));
         }
     }
 }
