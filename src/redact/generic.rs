@@ -326,6 +326,8 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
         || ends(last, "passwd")
         || ends(last, "passphrase")
         || is(last, "pwd")
+        // A Wi-Fi pre-shared key (`psk="…"` in wpa_supplicant.conf).
+        || is(last, "psk")
         || (ws.len() > 1 && any_of(last, &["pass", "pw"]))
     {
         return Some(Kind::Password);

@@ -135,6 +135,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("credential", Action::Assign),
     ("creds", Action::Assign),
     ("_pat", Action::Assign),
+    ("psk", Action::Assign),
     ("authorization", Action::Authorization),
     ("bearer", Action::Bearer),
     ("basic", Action::Basic),

@@ -3145,6 +3145,7 @@ fn typed_passwords(rng: &mut Rng, out: &mut Vec<Positive>) {
             )
         },
         |_, p| format!("export SMTP_PASS={p}"),
+        |_, p| format!("network={{\n  ssid=\"office\"\n  psk=\"{p}\"\n}}"),
     ];
     for ctx in with_punctuation {
         let p = punctuated(rng);
