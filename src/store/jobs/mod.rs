@@ -368,10 +368,22 @@ pub fn renew_stage1(
     lease_secs: i64,
     now: i64,
 ) -> Result<bool> {
+    extend_lease(conn, KIND_STAGE1, thread_id, token, now + lease_secs)
+}
+
+/// Moves the lease of the running job `kind`/`key` held by `token` to
+/// `lease_until`; `false` when the job is no longer held by it.
+fn extend_lease(
+    conn: &Connection,
+    kind: &str,
+    key: &str,
+    token: &str,
+    lease_until: i64,
+) -> Result<bool> {
     let n = conn.execute(
         "UPDATE jobs SET lease_until = ?4
          WHERE kind = ?1 AND job_key = ?2 AND status = 'running' AND ownership_token = ?3",
-        params![KIND_STAGE1, thread_id, token, now + lease_secs],
+        params![kind, key, token, lease_until],
     )?;
     Ok(n > 0)
 }

@@ -184,12 +184,7 @@ pub fn try_claim_phase2(
 
 /// Extends the lease; `false` when the lease was lost.
 pub fn heartbeat_phase2(conn: &Connection, token: &str, lease_secs: i64, now: i64) -> Result<bool> {
-    let n = conn.execute(
-        "UPDATE jobs SET lease_until = ?4
-         WHERE kind = ?1 AND job_key = ?2 AND status = 'running' AND ownership_token = ?3",
-        params![KIND_PHASE2, PHASE2_KEY, token, now + lease_secs],
-    )?;
-    Ok(n > 0)
+    super::extend_lease(conn, KIND_PHASE2, PHASE2_KEY, token, now + lease_secs)
 }
 
 /// Records a successful consolidation and the exact snapshots it consumed.
