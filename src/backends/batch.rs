@@ -141,17 +141,36 @@ impl BatchClient {
         RemoteBatch::parse(&self.once.post_json(&url, Some(&self.key), &body)?)
     }
 
-    /// The batch created for `local_id`, if one was (among the newest 100).
-    pub fn find_batch(&self, local_id: &str) -> Result<Option<RemoteBatch>> {
-        let url = format!("{}/batches?limit=100", self.base);
-        let list = self.http.get_json(&url, Some(&self.key))?;
-        list["data"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|b| b["metadata"][METADATA_KEY] == local_id)
-            .map(RemoteBatch::parse)
-            .transpose()
+    /// The batch created for `local_id`, if one was: the list is read newest
+    /// first, page by page, until the batches are older than `since` (when
+    /// memkit recorded it; Unix seconds) or the list ends.
+    pub fn find_batch(&self, local_id: &str, since: i64) -> Result<Option<RemoteBatch>> {
+        let mut after: Option<String> = None;
+        loop {
+            let url = match &after {
+                Some(a) => format!("{}/batches?limit=100&after={a}", self.base),
+                None => format!("{}/batches?limit=100", self.base),
+            };
+            let list = self.http.get_json(&url, Some(&self.key))?;
+            let page = list["data"].as_array().cloned().unwrap_or_default();
+            if let Some(b) = page
+                .iter()
+                .find(|b| b["metadata"][METADATA_KEY] == local_id)
+            {
+                return RemoteBatch::parse(b).map(Some);
+            }
+            let older = page
+                .last()
+                .and_then(|b| b["created_at"].as_i64())
+                .is_some_and(|t| t < since);
+            after = page
+                .last()
+                .and_then(|b| b["id"].as_str())
+                .map(str::to_string);
+            if older || after.is_none() || list["has_more"] != true {
+                return Ok(None);
+            }
+        }
     }
 
     /// The batch `remote_id` as it stands.

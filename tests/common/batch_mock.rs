@@ -97,6 +97,20 @@ impl BatchMock {
         }
     }
 
+    /// Adds `n` finished batches of someone else's (no memkit metadata), newer
+    /// than any before: the list pages past them to find memkit's.
+    pub fn add_foreign_batches(&self, n: usize) {
+        let mut st = lock(&self.state);
+        for _ in 0..n {
+            let id = format!("batch_{}", st.next());
+            st.batches.push(Batch {
+                obj: json!({"id": id, "object": "batch", "status": "completed",
+                            "created_at": now(), "metadata": {"team": "data"}}),
+                lines: Vec::new(),
+            });
+        }
+    }
+
     /// The base URL to configure: `http://127.0.0.1:PORT/v1`.
     pub fn url(&self) -> String {
         format!("{}/v1", self.server.url)

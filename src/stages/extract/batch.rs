@@ -441,7 +441,7 @@ fn ensure_created(
         .as_deref()
         .ok_or_else(|| Error::failed(format!("batch {} has no uploaded file", row.id)))?;
     let found = if recovering {
-        client.find_batch(&row.id)?
+        client.find_batch(&row.id, row.created_at)?
     } else {
         None
     };
@@ -449,7 +449,7 @@ fn ensure_created(
         Some(remote) => remote,
         None => match client.create(&row.id, file_id) {
             Ok(remote) => remote,
-            Err(e) => client.find_batch(&row.id)?.ok_or(e)?,
+            Err(e) => client.find_batch(&row.id, row.created_at)?.ok_or(e)?,
         },
     };
     crate::util::crashpoint::here("batch:created");
