@@ -111,10 +111,7 @@ impl Embedder {
             },
             codex: None,
         };
-        let now = crate::util::time::now_secs();
-        if let Err(e) = crate::store::ledger::record(conn, &self.costs, &entry, now) {
-            crate::ui::warn(format!("embeddings not booked in the cost ledger: {e}"));
-        }
+        crate::store::ledger::book(conn, &self.costs, &entry, crate::util::time::now_secs());
     }
 
     /// Vectors (unit length) for `inputs`, in order, and the tokens counted.

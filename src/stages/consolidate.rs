@@ -366,11 +366,7 @@ fn consolidate_locked(
             },
             codex: None,
         };
-        if let Err(e) = crate::store::ledger::record(store.conn(), &cfg.costs, &entry, now) {
-            crate::ui::warn(format!(
-                "the consolidation is not booked in the cost ledger: {e}"
-            ));
-        }
+        crate::store::ledger::book(store.conn(), &cfg.costs, &entry, now);
         let mut files = result.files;
         pins.apply(&mut files);
         write_files(root, &files)

@@ -122,9 +122,11 @@ pub fn set_submitted(
     now: i64,
 ) -> Result<()> {
     conn.execute(
-        "UPDATE batches SET remote_id = ?2, remote_status = ?3, expires_at = ?4,
-            submitted_at = COALESCE(submitted_at, ?5), state = 'submitted'
-         WHERE id = ?1 AND state IN ('preparing', 'uploaded', 'submitted')",
+        &format!(
+            "UPDATE batches SET remote_id = ?2, remote_status = ?3, expires_at = ?4,
+                submitted_at = COALESCE(submitted_at, ?5), state = 'submitted'
+             WHERE id = ?1 AND state IN {OPEN}"
+        ),
         params![id, remote_id, remote_status, expires_at, now],
     )?;
     Ok(())
@@ -155,6 +157,9 @@ pub fn finish(
     Ok(())
 }
 
+/// The states of a batch that is not finished, as an SQL list.
+const OPEN: &str = "('preparing', 'uploaded', 'submitted')";
+
 const COLUMNS: &str = "id, remote_id, input_file_id, state, remote_status, model, created_at,
     submitted_at, expires_at, finished_at, sessions, error";
 
@@ -178,10 +183,19 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<BatchRow> {
 /// Batches not finished yet, oldest first.
 pub fn open(conn: &Connection) -> Result<Vec<BatchRow>> {
     let mut stmt = conn.prepare(&format!(
-        "SELECT {COLUMNS} FROM batches WHERE state IN ('preparing', 'uploaded', 'submitted')
-         ORDER BY created_at, id"
+        "SELECT {COLUMNS} FROM batches WHERE state IN {OPEN} ORDER BY created_at, id"
     ))?;
     let rows = stmt.query_map([], row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The sessions held by batches not finished yet.
+pub fn held_sessions(conn: &Connection) -> Result<std::collections::HashSet<String>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT i.thread_id FROM batch_items i JOIN batches b ON b.id = i.batch_id
+             WHERE b.state IN {OPEN}"
+    ))?;
+    let rows = stmt.query_map([], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

@@ -33,9 +33,9 @@ fn current_run() -> String {
 /// One model call to book.
 #[derive(Debug, Clone)]
 pub struct Entry<'a> {
-    /// `extract`, `consolidate`, `sync` (embeddings), `search` (embeddings).
+    /// `extract`, `consolidate` or `embed`.
     pub stage: &'a str,
-    /// The model that answered (`heuristic` for the offline backends).
+    /// The model that answered (`rules-v1` for the offline backends).
     pub model: &'a str,
     /// Whether it ran through the Batch API.
     pub batch: bool,
@@ -79,6 +79,15 @@ pub fn record(conn: &Connection, costs: &CostConfig, e: &Entry<'_>, now: i64) ->
         ],
     )?;
     Ok(())
+}
+
+/// Books `e` like [`record`]; a failure to book is a warning (naming the
+/// session, else the stage), never the failure of the call it books.
+pub fn book(conn: &Connection, costs: &CostConfig, e: &Entry<'_>, now: i64) {
+    if let Err(err) = record(conn, costs, e, now) {
+        let what = e.thread_id.unwrap_or(e.stage);
+        crate::ui::warn(format!("{what}: not booked in the cost ledger: {err}"));
+    }
 }
 
 /// What a set of ledger rows adds up to.

@@ -23,17 +23,18 @@ impl OpenAiResponses {
             model,
         }
     }
+}
 
-    /// The request body memkit sends.
-    pub fn body(&self, r: &StructuredRequest<'_>) -> Value {
-        json!({
-            "model": self.model,
-            "instructions": r.system,
-            "input": [{"role": "user", "content": [{"type": "input_text", "text": r.user}]}],
-            "text": {"format": {"type": "json_schema", "name": r.schema_name, "schema": r.schema, "strict": true}},
-            "store": false,
-        })
-    }
+/// The Responses API request body for `r` on `model` (also each line of a
+/// batch file).
+pub fn request_body(model: &str, r: &StructuredRequest<'_>) -> Value {
+    json!({
+        "model": model,
+        "instructions": r.system,
+        "input": [{"role": "user", "content": [{"type": "input_text", "text": r.user}]}],
+        "text": {"format": {"type": "json_schema", "name": r.schema_name, "schema": r.schema, "strict": true}},
+        "store": false,
+    })
 }
 
 impl Transport for OpenAiResponses {
@@ -47,9 +48,11 @@ impl Transport for OpenAiResponses {
 
     fn complete(&self, request: &StructuredRequest<'_>) -> Result<StructuredResponse> {
         let url = format!("{}/responses", self.base_url);
-        let v = self
-            .http
-            .post_json(&url, Some(&self.api_key), &self.body(request))?;
+        let v = self.http.post_json(
+            &url,
+            Some(&self.api_key),
+            &request_body(&self.model, request),
+        )?;
         read_response(&url, &v)
     }
 }
@@ -105,14 +108,36 @@ pub fn read_response(url: &str, v: &Value) -> Result<StructuredResponse> {
             "{url}: the response has no output text"
         )));
     }
-    let usage = v.get("usage");
-    let count = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
+    let usage = Usage::of(v);
     Ok(StructuredResponse {
         text,
-        tokens_in: count("input_tokens"),
-        tokens_out: count("output_tokens"),
-        tokens_cached: usage
-            .and_then(|u| u.pointer("/input_tokens_details/cached_tokens"))
-            .and_then(Value::as_u64),
+        tokens_in: usage.input,
+        tokens_out: usage.output,
+        tokens_cached: usage.cached,
     })
+}
+
+/// The token counts a Responses API response reports in its `usage`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// `input_tokens`.
+    pub input: Option<u64>,
+    /// `output_tokens`.
+    pub output: Option<u64>,
+    /// `input_tokens_details.cached_tokens`.
+    pub cached: Option<u64>,
+}
+
+impl Usage {
+    /// The `usage` of the response `v`.
+    pub fn of(v: &Value) -> Usage {
+        let u = &v["usage"];
+        Usage {
+            input: u["input_tokens"].as_u64(),
+            output: u["output_tokens"].as_u64(),
+            cached: u
+                .pointer("/input_tokens_details/cached_tokens")
+                .and_then(Value::as_u64),
+        }
+    }
 }

@@ -19,18 +19,16 @@
 
 use super::finish::{Answerer, Claimed, finalise};
 use super::{
-    ESTIMATED_OUTPUT_TOKENS, ExtractOptions, ExtractReport, SessionOutcome, build_backend,
-    extract_now, outcome, price_for_budget, render_input, select, session_ref,
+    ExtractOptions, ExtractReport, SessionOutcome, build_backend, extract_now, outcome,
+    price_for_budget, prompt_for, select,
 };
 use crate::backends::Extractor;
 use crate::backends::batch::{self, BatchClient, RemoteBatch, parse_result, request_line};
 use crate::backends::model_extract::{stage_one_result, stage_one_schema};
-use crate::backends::transport::openai::{OpenAiResponses, read_response};
-use crate::backends::transport::{HttpClient, StructuredRequest, api_key, base_url};
-use crate::config::{Config, ExtractBackendKind, Tokens};
+use crate::backends::transport::StructuredRequest;
+use crate::backends::transport::openai::{read_response, request_body};
+use crate::config::{Config, ExtractBackendKind};
 use crate::error::{Error, Result};
-use crate::modelinput::{Limits, prepare};
-use crate::sources::Tool;
 use crate::stages::spend::Budget;
 use crate::store::Store;
 use crate::store::batches::{self, BatchItem, BatchRow};
@@ -145,19 +143,6 @@ fn submit_and_collect(
     Ok(())
 }
 
-/// Sessions held by a batch that is not finished.
-pub(super) fn sessions_in_open_batches(store: &Store) -> Result<HashSet<String>> {
-    let mut out = HashSet::new();
-    for b in batches::open(store.conn())? {
-        out.extend(
-            batches::items(store.conn(), &b.id)?
-                .into_iter()
-                .map(|i| i.thread_id),
-        );
-    }
-    Ok(out)
-}
-
 /// Splits off the sessions whose next try is their last after failing in
 /// batches: with a fallback configured they are extracted synchronously
 /// (without one, everything is batched).
@@ -210,35 +195,19 @@ fn submit(
     let system = templates::load(cfg, "stage_one_system.md")?;
     let input_template = templates::load(cfg, "stage_one_input.md")?;
     let schema = stage_one_schema();
-    let requests = OpenAiResponses::new(
-        HttpClient::new(cfg.extract.timeout, 0),
-        base_url(ExtractBackendKind::OpenaiBatch, &cfg.extract.base_url),
-        api_key(&cfg.extract.api_key_env).unwrap_or_default(),
-        model.to_string(),
-    );
     let price = price_for_budget(cfg, model)?;
     let budget = Budget::new(opts.max_tokens, cfg.costs.max_cost_per_run);
     let mut pending = Pending::new();
     for row in candidates {
-        let input = match prepare(
-            session_ref(row),
-            cfg.extract_input_tokens,
-            Limits::default(),
-        ) {
-            Ok(input) => input,
-            Err(e) => {
-                report.tally(outcome(row, "skipped", Some(format!("unreadable: {e}")), 0));
+        let prompt = match prompt_for(cfg, &system, &input_template, row) {
+            Ok(prompt) => prompt,
+            Err(reason) => {
+                report.tally(outcome(row, "skipped", Some(reason), 0));
                 continue;
             }
         };
-        let user = render_input(&input_template, &input);
-        let prompt_bytes = system.len() + user.len();
-        let estimated = estimate_tokens(prompt_bytes);
-        let expected = Tokens {
-            input: estimated as u64,
-            cached_input: 0,
-            output: ESTIMATED_OUTPUT_TOKENS as u64,
-        };
+        let estimated = prompt.estimated;
+        let expected = prompt.expected();
         let cost = price.map_or(0.0, |p| p.cost(expected, true));
         let reservation = match budget.reserve(expected.input + expected.output, cost) {
             Ok(r) => r,
@@ -254,12 +223,15 @@ fn submit(
         };
         let line = request_line(
             &row.id,
-            &requests.body(&StructuredRequest {
-                system: &system,
-                user: &user,
-                schema_name: "stage_one_output",
-                schema: &schema,
-            }),
+            &request_body(
+                model,
+                &StructuredRequest {
+                    system: &system,
+                    user: &prompt.user,
+                    schema_name: "stage_one_output",
+                    schema: &schema,
+                },
+            ),
         );
         if pending.is_full_with(line.len()) {
             send(store, client, &mut pending, report)?;
@@ -282,36 +254,24 @@ fn submit(
             report.tally(outcome(
                 row,
                 "skipped",
-                Some(skip_reason(&claim).into()),
+                Some(claim.skip_reason().into()),
                 estimated,
             ));
             continue;
         };
-        let codex_bytes = (row.tool == Tool::Codex.name()).then_some(input.stats.codex_input_bytes);
         pending.push(
             store,
             BatchItem {
                 thread_id: row.id.clone(),
                 token,
                 source_updated_at: row.updated_at,
-                prompt_bytes: prompt_bytes as i64,
-                codex_bytes: codex_bytes.map(|b| b as i64),
+                prompt_bytes: prompt.prompt_bytes as i64,
+                codex_bytes: prompt.codex_bytes.map(|b| b as i64),
             },
             line,
         )?;
     }
     send(store, client, &mut pending, report)
-}
-
-/// Why a claim was not granted.
-fn skip_reason(claim: &Claim) -> &'static str {
-    match claim {
-        Claim::SkippedUpToDate => "up_to_date",
-        Claim::SkippedRunning => "running_elsewhere",
-        Claim::SkippedRetryBackoff { .. } => "in_backoff",
-        Claim::SkippedRetryExhausted => "retries_exhausted",
-        Claim::Claimed { .. } => "claimed",
-    }
 }
 
 /// The batch being filled: its id, its claimed sessions and its file.
@@ -664,7 +624,7 @@ fn collect(
                     // An answer that is refused, cut short or not the schema
                     // is billed all the same: its tokens go in the ledger.
                     if answer.is_err() {
-                        answerer.book_unusable(store, &item.thread_id, &body["usage"]);
+                        answerer.book_unusable(store, &item.thread_id, &body);
                     }
                     answer
                 }

@@ -3,6 +3,7 @@
 //! the same for a synchronous call and for a batch's result.
 
 use super::{ESTIMATED_OUTPUT_TOKENS, SessionOutcome, failed_outcome, outcome};
+use crate::backends::transport::openai::Usage;
 use crate::backends::{ExtractResult, StageOneOutput};
 use crate::config::{Config, Tokens};
 use crate::error::Result;
@@ -26,22 +27,15 @@ pub(crate) struct Answerer<'a> {
 }
 
 impl Answerer<'_> {
-    /// Books the `usage` of an answer that could not be used (refused, cut
-    /// short, not the schema): billed, though nothing is stored.
-    pub(crate) fn book_unusable(&self, store: &Store, thread_id: &str, usage: &serde_json::Value) {
-        let count = |k: &str| {
-            usage
-                .get(k)
-                .and_then(serde_json::Value::as_u64)
-                .unwrap_or(0)
-        };
+    /// Books the tokens the response `body` reports for an answer that could
+    /// not be used (refused, cut short, not the schema): billed, though
+    /// nothing is stored.
+    pub(crate) fn book_unusable(&self, store: &Store, thread_id: &str, body: &serde_json::Value) {
+        let usage = Usage::of(body);
         let used = Tokens {
-            input: count("input_tokens"),
-            cached_input: usage
-                .pointer("/input_tokens_details/cached_tokens")
-                .and_then(serde_json::Value::as_u64)
-                .unwrap_or(0),
-            output: count("output_tokens"),
+            input: usage.input.unwrap_or(0),
+            cached_input: usage.cached.unwrap_or(0),
+            output: usage.output.unwrap_or(0),
         };
         if used != Tokens::default() {
             self.record(store, thread_id, used, None);
@@ -72,9 +66,7 @@ impl Answerer<'_> {
             tokens: used,
             codex,
         };
-        if let Err(e) = ledger::record(store.conn(), &self.cfg.costs, &entry, now_secs()) {
-            crate::ui::warn(format!("{thread_id}: not booked in the cost ledger: {e}"));
-        }
+        ledger::book(store.conn(), &self.cfg.costs, &entry, now_secs());
     }
 }
 

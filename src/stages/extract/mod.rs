@@ -226,7 +226,7 @@ fn without_batched(
     candidates: Vec<ThreadRow>,
     report: &mut ExtractReport,
 ) -> Result<Vec<ThreadRow>> {
-    let held = batch::sessions_in_open_batches(store)?;
+    let held = crate::store::batches::held_sessions(store.conn())?;
     if held.is_empty() {
         return Ok(candidates);
     }
@@ -502,28 +502,68 @@ pub fn render_input(template: &str, input: &PreparedInput) -> String {
 }
 
 /// Extracts one session: prepare, budget, claim, call, finalise.
-fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOutcome {
-    let prepared = prepare(
+/// A session's prompt, ready to send.
+struct Prompt {
+    /// The prepared session.
+    input: PreparedInput,
+    /// The user message.
+    user: String,
+    /// Bytes of the system prompt and the user message.
+    prompt_bytes: usize,
+    /// Their estimated tokens.
+    estimated: usize,
+    /// For a Codex session, the bytes Codex's own pipeline would have sent.
+    codex_bytes: Option<u64>,
+}
+
+impl Prompt {
+    /// What the call is expected to use, for the run's budget.
+    fn expected(&self) -> Tokens {
+        Tokens {
+            input: self.estimated as u64,
+            cached_input: 0,
+            output: ESTIMATED_OUTPUT_TOKENS as u64,
+        }
+    }
+}
+
+/// Prepares `row`'s prompt, or says why the session is skipped (the reason
+/// recorded): a file that broke after the scan read it is a problem of that
+/// file, which the next scan records; it never fails the run.
+fn prompt_for(
+    cfg: &Config,
+    system: &str,
+    input_template: &str,
+    row: &ThreadRow,
+) -> std::result::Result<Prompt, String> {
+    let input = prepare(
         session_ref(row),
-        shared.cfg.extract_input_tokens,
+        cfg.extract_input_tokens,
         Limits::default(),
-    );
-    let input = match prepared {
-        Ok(input) => input,
-        // The file broke after the scan read it: a problem of that file, which
-        // the next scan records; it never fails the run.
-        Err(e) => return outcome(row, "skipped", Some(format!("unreadable: {e}")), 0),
+    )
+    .map_err(|e| format!("unreadable: {e}"))?;
+    let user = render_input(input_template, &input);
+    let prompt_bytes = system.len() + user.len();
+    let codex_bytes = (row.tool == Tool::Codex.name()).then_some(input.stats.codex_input_bytes);
+    Ok(Prompt {
+        input,
+        user,
+        prompt_bytes,
+        estimated: estimate_tokens(prompt_bytes),
+        codex_bytes,
+    })
+}
+
+fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOutcome {
+    let prompt = match prompt_for(shared.cfg, &shared.system, &shared.input_template, row) {
+        Ok(prompt) => prompt,
+        Err(reason) => return outcome(row, "skipped", Some(reason), 0),
     };
-    let user = render_input(&shared.input_template, &input);
-    let estimated = estimate_tokens(shared.system.len() + user.len());
+    let estimated = prompt.estimated;
     if shared.dry_run {
         return outcome(row, "would_extract", None, estimated);
     }
-    let expected = Tokens {
-        input: estimated as u64,
-        cached_input: 0,
-        output: ESTIMATED_OUTPUT_TOKENS as u64,
-    };
+    let expected = prompt.expected();
     let reservation = match shared
         .budget
         .reserve(expected.input + expected.output, shared.cost(expected))
@@ -552,14 +592,7 @@ fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOu
         Ok(Claim::Claimed { token }) => token,
         Ok(skip) => {
             release(Tokens::default());
-            let reason = match skip {
-                Claim::SkippedUpToDate => "up_to_date",
-                Claim::SkippedRunning => "running_elsewhere",
-                Claim::SkippedRetryBackoff { .. } => "in_backoff",
-                Claim::SkippedRetryExhausted => "retries_exhausted",
-                Claim::Claimed { .. } => unreachable!("handled above"),
-            };
-            return outcome(row, "skipped", Some(reason.into()), estimated);
+            return outcome(row, "skipped", Some(skip.skip_reason().into()), estimated);
         }
         Err(e) => {
             release(Tokens::default());
@@ -569,10 +602,9 @@ fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOu
     crate::util::crashpoint::here("extract:claimed");
     let result = shared.backend.extract(&ExtractRequest {
         system: &shared.system,
-        user: &user,
-        input: &input,
+        user: &prompt.user,
+        input: &prompt.input,
     });
-    let codex_bytes = (row.tool == Tool::Codex.name()).then_some(input.stats.codex_input_bytes);
     finalise(
         &shared.answerer,
         store,
@@ -580,7 +612,7 @@ fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOu
         &Claimed {
             token: &token,
             estimated,
-            codex_bytes,
+            codex_bytes: prompt.codex_bytes,
         },
         result,
         &release,

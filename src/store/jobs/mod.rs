@@ -51,6 +51,20 @@ pub enum Claim {
     SkippedRetryExhausted,
 }
 
+impl Claim {
+    /// The reason a session was skipped, as reports count it (`claimed`
+    /// for a granted claim).
+    pub fn skip_reason(&self) -> &'static str {
+        match self {
+            Claim::Claimed { .. } => "claimed",
+            Claim::SkippedUpToDate => "up_to_date",
+            Claim::SkippedRunning => "running_elsewhere",
+            Claim::SkippedRetryBackoff { .. } => "in_backoff",
+            Claim::SkippedRetryExhausted => "retries_exhausted",
+        }
+    }
+}
+
 /// How to claim.
 #[derive(Debug, Clone, Copy)]
 pub struct ClaimOptions {
