@@ -169,6 +169,13 @@ impl Tools {
         .map_err(|e| format!("{name}: {e}"))
     }
 
+    /// Brings the search index up to date with the memory folder.
+    fn refresh_index(&mut self) -> Result<(), String> {
+        search::refresh(self.store.conn_mut(), &self.cfg.memory_root)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
     fn search(&mut self, args: &Args) -> Result<Answer, String> {
         let query = args.text("query")?.ok_or("query is required")?;
         let limit = match args.0.get("limit") {
@@ -224,8 +231,7 @@ impl Tools {
             (Some(loc), None) => parse_location(loc)?,
             (None, Some(id)) => {
                 let id = id.as_i64().ok_or("id must be an integer")?;
-                search::refresh(self.store.conn_mut(), &self.cfg.memory_root)
-                    .map_err(|e| e.to_string())?;
+                self.refresh_index()?;
                 let hit = search::unit_hit(self.store.conn(), id)
                     .map_err(|e| e.to_string())?
                     .ok_or(format!("no memory unit with id {id} (search again)"))?;
@@ -259,7 +265,7 @@ impl Tools {
 
     fn list(&mut self, args: &Args) -> Result<Answer, String> {
         let only = args.text("project")?;
-        search::refresh(self.store.conn_mut(), &self.cfg.memory_root).map_err(|e| e.to_string())?;
+        self.refresh_index()?;
         let listing = search::listing(self.store.conn()).map_err(|e| e.to_string())?;
         let mut text = String::new();
         let mut projects = Vec::new();
@@ -311,7 +317,7 @@ impl Tools {
             .unwrap_or(&path)
             .display()
             .to_string();
-        search::refresh(self.store.conn_mut(), &self.cfg.memory_root).map_err(|e| e.to_string())?;
+        self.refresh_index()?;
         Ok(Answer {
             text: format!(
                 "Saved {rel}; it is searchable now and folded into MEMORY.md at the next consolidation."
@@ -328,8 +334,7 @@ impl Tools {
                 let rel = format!("{}/{name}", notes_rel());
                 let path = safe_join(&self.cfg.memory_root, &rel).map_err(|e| e.to_string())?;
                 std::fs::remove_file(&path).map_err(|e| format!("{rel}: {e}"))?;
-                search::refresh(self.store.conn_mut(), &self.cfg.memory_root)
-                    .map_err(|e| e.to_string())?;
+                self.refresh_index()?;
                 Ok(Answer {
                     text: format!("Deleted {rel}."),
                     structured: json!({"deleted_note": rel}),

@@ -40,11 +40,6 @@ pub struct IndexReport {
 }
 
 impl IndexReport {
-    /// Whether the index changed.
-    pub fn changed(&self) -> bool {
-        self.units_added + self.units_removed + self.files_removed > 0
-    }
-
     /// Tokens the embeddings cost.
     pub fn embedding_tokens(&self) -> u64 {
         self.embeddings.as_ref().map_or(0, |e| e.tokens)

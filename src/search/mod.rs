@@ -335,12 +335,7 @@ fn rerank(mut hits: Vec<Hit>) -> Vec<Hit> {
 /// the handbook's provenance and the project's own name (the summary drops
 /// "in <project>").
 fn fact_key(hit: &Hit) -> String {
-    let words = |text: &str| -> Vec<String> {
-        text.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect()
-    };
+    let words = |text: &str| -> Vec<String> { query::words(text).collect() };
     let name = words(
         hit.project
             .as_deref()
@@ -445,29 +440,28 @@ pub fn listing(conn: &Connection) -> Result<Listing> {
 /// The indexed unit with row id `id`.
 pub fn unit_hit(conn: &Connection, id: i64) -> Result<Option<Hit>> {
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "SELECT file, line_start, line_end, kind, project, sessions, date, text
              FROM search_units WHERE id = ?1",
-            [id],
-            |r| {
-                let sessions: String = r.get(5)?;
-                Ok(Hit {
-                    source: "memory",
-                    id: Some(id),
-                    file: r.get(0)?,
-                    line_start: r.get::<_, i64>(1)? as usize,
-                    line_end: r.get::<_, i64>(2)? as usize,
-                    kind: r.get(3)?,
-                    project: r.get(4)?,
-                    sessions: sessions.split_whitespace().map(str::to_string).collect(),
-                    date: r.get(6)?,
-                    snippet: String::new(),
-                    text: r.get(7)?,
-                    score: 0.0,
-                    in_project: false,
-                })
-            },
-        )
+        )?
+        .query_row([id], |r| {
+            let sessions: String = r.get(5)?;
+            Ok(Hit {
+                source: "memory",
+                id: Some(id),
+                file: r.get(0)?,
+                line_start: r.get::<_, i64>(1)? as usize,
+                line_end: r.get::<_, i64>(2)? as usize,
+                kind: r.get(3)?,
+                project: r.get(4)?,
+                sessions: sessions.split_whitespace().map(str::to_string).collect(),
+                date: r.get(6)?,
+                snippet: String::new(),
+                text: r.get(7)?,
+                score: 0.0,
+                in_project: false,
+            })
+        })
         .optional()?)
 }
 

@@ -190,7 +190,7 @@ pub fn groups(question: &str) -> Vec<Group> {
 }
 
 /// Lower-case words of letters and digits (an apostrophe ends a word).
-fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+pub(super) fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
@@ -287,15 +287,21 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
     let mut weights = Vec::new();
     let mut matched: HashMap<i64, f64> = HashMap::new();
     for group in groups {
-        let exact = Group {
-            word: group.word.clone(),
-            terms: vec![group.word.clone()],
-        };
         let df: f64 = group_count(conn, group)?;
         let weight = ((total + 1.0) / (df + 1.0)).ln().max(0.1);
         weights.push(weight);
-        let by_word = group_hits(conn, &exact, &ids)?;
-        for id in group_hits(conn, group, &ids)? {
+        let hits = group_hits(conn, group, &ids)?;
+        // A group without synonyms is its word alone: the same hits.
+        let by_word = if group.terms.len() == 1 {
+            hits.clone()
+        } else {
+            let exact = Group {
+                word: group.word.clone(),
+                terms: vec![group.word.clone()],
+            };
+            group_hits(conn, &exact, &ids)?
+        };
+        for id in hits {
             // The user's own word counts more than a synonym of it.
             let share = if by_word.contains(&id) {
                 1.0

@@ -8,22 +8,12 @@ use super::query::{Group, match_any};
 use crate::error::Result;
 use crate::modelinput::{Limits, prepare};
 use crate::store::threads::{self, ThreadRow};
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
+use std::collections::{HashMap, HashSet};
 
 /// The transcript budget of one session in the index, estimated tokens
 /// (about 16 KiB of text).
 pub const SESSION_BUDGET_TOKENS: usize = 4096;
-
-/// What a lazy index update did.
-#[derive(Debug, Clone, Default)]
-pub struct SessionIndexReport {
-    /// Sessions read and (re-)indexed.
-    pub indexed: usize,
-    /// Sessions dropped (forgotten, disabled, or gone from the catalog).
-    pub dropped: usize,
-    /// Sessions that could not be read (left for the next search).
-    pub unreadable: usize,
-}
 
 /// A session that matches.
 #[derive(Debug, Clone)]
@@ -46,31 +36,30 @@ fn searchable(row: &ThreadRow) -> bool {
     row.present && row.forgotten_at.is_none() && row.memory_mode == "enabled"
 }
 
-/// Indexes the sessions that changed since they were indexed; drops those
-/// that may no longer be searched.
-pub fn refresh(conn: &mut Connection) -> Result<SessionIndexReport> {
-    let mut report = SessionIndexReport::default();
+/// Indexes the sessions that changed since they were indexed (a session
+/// that cannot be read now is left for the next search); drops those that
+/// may no longer be searched.
+pub fn refresh(conn: &mut Connection) -> Result<()> {
     let rows = threads::list(conn)?;
     let tx = conn.transaction()?;
-    let mut keep = std::collections::HashSet::new();
+    // thread → (size, mtime) as last indexed.
+    let indexed: HashMap<String, (i64, i64)> = {
+        let mut stmt =
+            tx.prepare("SELECT thread_id, file_size, file_mtime_ns FROM session_index")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut keep = HashSet::new();
     for row in &rows {
         if !searchable(row) {
             continue;
         }
         keep.insert(row.id.as_str());
-        let indexed: Option<(i64, i64)> = tx
-            .query_row(
-                "SELECT file_size, file_mtime_ns FROM session_index WHERE thread_id = ?1",
-                [&row.id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
-        if indexed == Some((row.file_size, row.file_mtime_ns)) {
+        if indexed.get(&row.id) == Some(&(row.file_size, row.file_mtime_ns)) {
             continue;
         }
         let session = crate::stages::extract::session_ref(row);
         let Ok(input) = prepare(session, SESSION_BUDGET_TOKENS, Limits::default()) else {
-            report.unreadable += 1;
             continue;
         };
         drop_session(&tx, &row.id)?;
@@ -83,22 +72,12 @@ pub fn refresh(conn: &mut Connection) -> Result<SessionIndexReport> {
              VALUES (?1, ?2, ?3, last_insert_rowid())",
             params![row.id, row.file_size, row.file_mtime_ns],
         )?;
-        report.indexed += 1;
     }
-    let stale: Vec<String> = {
-        let mut stmt = tx.prepare("SELECT thread_id FROM session_index")?;
-        let ids = stmt.query_map([], |r| r.get::<_, String>(0))?;
-        ids.collect::<rusqlite::Result<Vec<_>>>()?
-            .into_iter()
-            .filter(|id| !keep.contains(id.as_str()))
-            .collect()
-    };
-    for id in stale {
-        drop_session(&tx, &id)?;
-        report.dropped += 1;
+    for id in indexed.keys().filter(|id| !keep.contains(id.as_str())) {
+        drop_session(&tx, id)?;
     }
     tx.commit()?;
-    Ok(report)
+    Ok(())
 }
 
 /// Removes a session from the transcript index.
@@ -135,13 +114,4 @@ pub fn search(conn: &Connection, groups: &[Group], limit: usize) -> Result<Vec<S
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-/// Bytes the transcript index holds (for `memkit status` and the README's sizing).
-pub fn index_bytes(conn: &Connection) -> Result<i64> {
-    Ok(conn.query_row(
-        "SELECT coalesce(sum(length(body)), 0) FROM session_fts",
-        [],
-        |r| r.get(0),
-    )?)
 }

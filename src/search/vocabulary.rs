@@ -720,8 +720,9 @@ pub const GROUPS: &[&[&str]] = &[
 /// Every entry of every group `word` is in (compared by [`stem`]).
 pub fn synonyms(word: &str) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
+    let word = stem(word);
     for group in GROUPS {
-        if group.iter().any(|entry| stem(entry) == stem(word)) {
+        if group.iter().any(|entry| stem(entry) == word) {
             for entry in *group {
                 if !out.contains(entry) {
                     out.push(entry);
