@@ -164,7 +164,6 @@ pub fn read_path(cfg: &Config, agent: Agent) -> Result<Box<dyn ReadPath>> {
     })
 }
 
-/// A file's text, `""` when it does not exist.
 /// How agents should run this memkit binary: `memkit` when that is what
 /// `PATH` finds, else its full path.
 pub fn memkit_program() -> String {
@@ -180,6 +179,7 @@ pub fn memkit_program() -> String {
         .unwrap_or_else(|| "memkit".into())
 }
 
+/// A file's text, `""` when it does not exist.
 fn read_text(path: &Path) -> Result<String> {
     match std::fs::read(path) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|_| {

@@ -332,7 +332,7 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
         // NAME URL ACCESS SECRET: the secret is the fourth word, after a URL.
         Cmd::MinioAlias => {
             if let [_, (us, ue), _, (s, e), ..] = list[..]
-                && text[us..ue].windows(3).any(|w| w == b"://")
+                && super::lex::contains(&text[us..ue], b"://")
             {
                 push(text, s, e, out);
             }

@@ -353,8 +353,8 @@ pub(super) fn prose_random(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
     let (start, end) = prose_word(text, hit_end);
     let v = &text[start..end];
     // Hex and UUIDs in prose are digests and ids far more often than keys.
-    let hex_or_id = v.iter().all(|b| b.is_ascii_hexdigit() || *b == b'-');
-    if v.len() >= 16 && !hex_or_id && looks_random(v) && !v.contains(&b'/') && !is_harmless(v) {
+    let hex_or_id = || v.iter().all(|b| b.is_ascii_hexdigit() || *b == b'-');
+    if v.len() >= 16 && !hex_or_id() && looks_random(v) && !v.contains(&b'/') && !is_harmless(v) {
         out.push(Finding {
             rule: "prose_secret",
             start,

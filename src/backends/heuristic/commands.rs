@@ -409,20 +409,17 @@ pub(crate) fn failure_fixes(runs: &[ShellRun], told: &[Told]) -> Vec<FailureFix>
                     && fixed_core.chars().count() <= MAX_FIX_CHARS
                     && command_was_the_problem(failed, fix)
             })
-            .map(|(_, core)| (core, false));
-        let Some((fixed, prerequisite)) = instead
-            .map(|(fixed, prerequisite)| (fixed.to_string(), prerequisite))
-            .or_else(|| {
-                prerequisite_step(failed, &significant[i + 1..], told).map(|step| (step, true))
-            })
-        else {
+            .map(|(_, core)| (core.to_string(), false));
+        let Some((fixed, prerequisite)) = instead.or_else(|| {
+            prerequisite_step(failed, &significant[i + 1..], told).map(|step| (step, true))
+        }) else {
             continue;
         };
         out.push(FailureFix {
             failed: failed_core.to_string(),
             exit_code: code,
             error: first_error_line(&failed.output),
-            fixed: fixed.to_string(),
+            fixed,
             prerequisite,
         });
         if out.len() == MAX_FIXES {
@@ -577,7 +574,6 @@ fn prerequisite_step(failed: &ShellRun, later: &[&ShellRun], told: &[Told]) -> O
                 let theirs = start(r);
                 theirs.len() >= failed_start.len().min(2)
                     && theirs.iter().zip(&failed_start).all(|(a, b)| a == b)
-                    && theirs.first() == failed_start.first()
             })
     };
     let retry = window

@@ -1,7 +1,7 @@
 //! Renders a session digest as Codex's `raw_memory` and `rollout_summary`
 //! Markdown. Subsections without bullets are left out entirely.
 
-use super::commands::{FailureFix, WorkedCommand};
+use super::commands::WorkedCommand;
 use super::extract::Digest;
 use super::facts::Outcome;
 use super::tally::count;
@@ -55,7 +55,7 @@ pub(crate) fn raw_memory(d: &Digest) -> String {
     section(
         &mut out,
         "Failures and how to do differently:",
-        &[failures(&d.fixes), d.described.clone()].concat(),
+        &failures(d),
     );
     section(&mut out, "Environment facts:", &d.environment);
     section(&mut out, "Request signals:", &d.requests);
@@ -105,7 +105,7 @@ pub(crate) fn rollout_summary(d: &Digest) -> String {
     section(
         &mut out,
         "Failures and how to do differently:",
-        &[failures(&d.fixes), d.described.clone()].concat(),
+        &failures(d),
     );
     section(
         &mut out,
@@ -192,9 +192,9 @@ fn knowledge(worked: &[WorkedCommand], project: &str) -> Vec<String> {
         .collect()
 }
 
-/// `- \`a\` failed (exit 1: …); \`b\` worked instead` bullets.
-fn failures(fixes: &[FailureFix]) -> Vec<String> {
-    fixes
+/// `- \`a\` failed (exit 1: …); \`b\` worked instead` bullets, then the fixes the agent described.
+fn failures(d: &Digest) -> Vec<String> {
+    d.fixes
         .iter()
         .map(|f| {
             let status = match f.exit_code {
@@ -213,6 +213,7 @@ fn failures(fixes: &[FailureFix]) -> Vec<String> {
                 )
             }
         })
+        .chain(d.described.iter().cloned())
         .collect()
 }
 

@@ -617,8 +617,9 @@ fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
         kind,
         Kind::Never | Kind::MakeSure | Kind::Stop | Kind::Imperative
     );
-    let refused = s.context == Context::Declined && !STANDING_REFUSAL.is_match(&statement);
-    let standing = STANDING_REFUSAL.is_match(&statement) || STANDING_WHEN.is_match(&statement);
+    let refusal_rule = STANDING_REFUSAL.is_match(&statement);
+    let refused = s.context == Context::Declined && !refusal_rule;
+    let standing = refusal_rule || STANDING_WHEN.is_match(&statement);
     // The task is stated in the first message's opening sentence; what
     // follows it ("for context: SwiftUI only here") can be a standing rule.
     let task_constraint = s.context == Context::Task && s.opening && lower_bar && !standing;
