@@ -42,15 +42,24 @@ pub fn start_run_log(dir: &Path, run_id: &str, now: i64) -> std::io::Result<Path
     Ok(path)
 }
 
-/// Writes a line to the run log, if one is open.
+/// Writes a line to the run log, if one is open, in one write: the log is
+/// unbuffered, so a line never interleaves with another process's.
 pub fn log_line(msg: &str) {
     if let Some(f) = RUN_LOG.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
-        let _ = writeln!(
-            f,
-            "{} {msg}",
+        let line = format!(
+            "{} {msg}\n",
             crate::util::time::rfc3339(crate::util::time::now_secs())
         );
+        let _ = f.write_all(line.as_bytes());
     }
+}
+
+/// Writes `line` and a line break to stderr in one write (stderr is
+/// unbuffered: `eprintln!` writes each piece of its format on its own).
+fn to_stderr(line: std::fmt::Arguments<'_>) {
+    let mut text = line.to_string();
+    text.push('\n');
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 /// Silences informational messages (errors and warnings still print).
@@ -62,14 +71,14 @@ pub fn set_quiet(quiet: bool) {
 pub fn info(msg: impl AsRef<str>) {
     log_line(msg.as_ref());
     if !QUIET.load(Ordering::Relaxed) {
-        eprintln!("{}", msg.as_ref());
+        to_stderr(format_args!("{}", msg.as_ref()));
     }
 }
 
 /// A warning on stderr.
 pub fn warn(msg: impl AsRef<str>) {
     log_line(&format!("warning: {}", msg.as_ref()));
-    eprintln!("memkit: warning: {}", msg.as_ref());
+    to_stderr(format_args!("memkit: warning: {}", msg.as_ref()));
 }
 
 /// Prints one JSON value as a line on stdout.

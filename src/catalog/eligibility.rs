@@ -108,38 +108,77 @@ impl Windows {
     }
 }
 
-/// Whether `row` is eligible, given its extraction watermark.
+/// What eligibility reads of a catalogued session, borrowed: a whole
+/// catalog is judged without copying its rows ([`threads::each_facts`]).
+///
+/// [`threads::each_facts`]: crate::store::threads::each_facts
+#[derive(Debug, Clone, Copy)]
+pub struct Facts<'a> {
+    /// Why the file could not be read, if it could not.
+    pub read_error: Option<&'a str>,
+    /// Whether the file was present at the last scan.
+    pub present: bool,
+    /// Whether `memkit forget` removed it.
+    pub forgotten: bool,
+    /// `enabled`, `disabled` or `polluted`.
+    pub memory_mode: &'a str,
+    /// Session source (`cli`, `exec`, …).
+    pub source: &'a str,
+    /// Archived by the user.
+    pub archived: bool,
+    /// Human messages.
+    pub human_turns: i64,
+    /// Last update, Unix seconds.
+    pub updated_at: i64,
+}
+
+impl<'a> From<&'a ThreadRow> for Facts<'a> {
+    fn from(row: &'a ThreadRow) -> Facts<'a> {
+        Facts {
+            read_error: row.read_error.as_deref(),
+            present: row.present,
+            forgotten: row.forgotten_at.is_some(),
+            memory_mode: &row.memory_mode,
+            source: &row.source,
+            archived: row.archived,
+            human_turns: row.human_turns,
+            updated_at: row.updated_at,
+        }
+    }
+}
+
+/// Whether a session is eligible, given its extraction watermark.
 ///
 /// With `explicit` (the user named this session with `--thread` / `--file`),
 /// the idle and age windows and the interactive-source filter do not apply;
 /// with `force`, neither does "already extracted".
 pub fn check(
-    row: &ThreadRow,
+    row: Facts<'_>,
     cfg: &Config,
     w: Windows,
     extracted_up_to: Option<i64>,
     explicit: bool,
     force: bool,
 ) -> Result<(), Ineligible> {
-    if let Some(error) = &row.read_error {
+    if let Some(error) = row.read_error {
         return Err(Ineligible::Unreadable {
-            error: error.clone(),
+            error: error.to_string(),
         });
     }
     if !row.present {
         return Err(Ineligible::Missing);
     }
-    if row.forgotten_at.is_some() {
+    if row.forgotten {
         return Err(Ineligible::Forgotten);
     }
     if row.memory_mode != "enabled" {
         return Err(Ineligible::MemoryDisabled {
-            mode: row.memory_mode.clone(),
+            mode: row.memory_mode.to_string(),
         });
     }
-    if !explicit && !cfg.is_interactive_source(&row.source) {
+    if !explicit && !cfg.is_interactive_source(row.source) {
         return Err(Ineligible::NonInteractive {
-            source: row.source.clone(),
+            source: row.source.to_string(),
         });
     }
     if !explicit && row.archived {

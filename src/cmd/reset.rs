@@ -42,7 +42,10 @@ fn wipe(ctx: &Ctx, store: &mut crate::store::Store) -> Result<i32> {
     let outputs = tx.execute("DELETE FROM stage1_outputs", [])?;
     let jobs = tx.execute("DELETE FROM jobs", [])?;
     let citations = tx.execute("DELETE FROM citations", [])?;
-    tx.execute("DELETE FROM cite_scans", [])?;
+    tx.execute(
+        "UPDATE threads SET cite_scanned_size = NULL, cite_scanned_mtime_ns = NULL",
+        [],
+    )?;
     tx.commit()?;
     let entries = clear_root(root)?;
     // The agents' blocks must not go on showing the memory that was wiped.

@@ -69,7 +69,7 @@ pub fn run(ctx: &Ctx, args: &SessionsArgs) -> Result<i32> {
             continue;
         }
         let verdict: Result<(), Ineligible> = check(
-            row,
+            row.into(),
             &ctx.cfg,
             windows,
             marks.get(&row.id).copied(),

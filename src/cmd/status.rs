@@ -96,17 +96,13 @@ pub fn run(ctx: &Ctx) -> Result<i32> {
     let marks = stage1::extraction_watermarks(store.conn())?;
     let mut catalog: BTreeMap<String, ToolCounts> = BTreeMap::new();
     let mut next = Next::default();
-    for row in threads::list(store.conn())? {
-        let c = catalog.entry(row.tool.clone()).or_default();
+    threads::each_facts(store.conn(), |id, tool, facts| {
+        if !catalog.contains_key(tool) {
+            catalog.insert(tool.to_string(), ToolCounts::default());
+        }
+        let c = catalog.get_mut(tool).expect("inserted above");
         c.sessions += 1;
-        match check(
-            &row,
-            cfg,
-            windows,
-            marks.get(&row.id).copied(),
-            false,
-            false,
-        ) {
+        match check(facts, cfg, windows, marks.get(id).copied(), false, false) {
             Ok(()) => {
                 c.eligible += 1;
                 next.eligible_now += 1;
@@ -122,7 +118,7 @@ pub fn run(ctx: &Ctx) -> Result<i32> {
                 *c.ineligible.entry(r.code()).or_default() += 1;
             }
         }
-    }
+    })?;
     for job in unfinished_stage1_jobs(store.conn())? {
         match job.status.as_str() {
             "running" if job.lease_until.is_some_and(|l| l > now) => next.stage1_running += 1,

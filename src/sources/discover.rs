@@ -17,6 +17,7 @@ use super::Tool;
 use crate::config::Config;
 use crate::util::fsx::is_real_dir;
 use crate::util::time::system_time_nanos;
+use rayon::prelude::*;
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -42,13 +43,15 @@ pub fn discover(cfg: &Config) -> Vec<SessionFile> {
     if cfg.read_codex {
         let mut codex: Vec<SessionFile> = Vec::new();
         for (dir, archived) in [("sessions", false), ("archived_sessions", true)] {
-            walk(&cfg.codex_home.join(dir), &CODEX_LAYOUT, &mut |p, entry| {
-                if is_rollout(p)
-                    && let Some(f) = stat_entry(p, entry, Tool::Codex, archived)
-                {
-                    codex.push(f);
-                }
-            });
+            codex.extend(walk(
+                &cfg.codex_home.join(dir),
+                &CODEX_LAYOUT,
+                &|p, entry| {
+                    is_rollout(p)
+                        .then(|| stat_entry(p, entry, Tool::Codex, archived))
+                        .flatten()
+                },
+            ));
         }
         let plain: HashSet<PathBuf> = codex
             .iter()
@@ -62,19 +65,19 @@ pub fn discover(cfg: &Config) -> Vec<SessionFile> {
         out.extend(codex);
     }
     if cfg.read_claude {
-        let projects = cfg.claude_home.join("projects");
-        for project in read_dir_sorted(&projects) {
-            if !is_real_dir(&project) {
-                continue;
-            }
-            walk(&project, &CLAUDE_LAYOUT, &mut |p, entry| {
-                if is_claude_transcript(&project, p)
-                    && let Some(f) = stat_entry(p, entry, Tool::Claude, false)
-                {
-                    out.push(f);
-                }
-            });
-        }
+        let projects = read_dir_sorted(&cfg.claude_home.join("projects"));
+        let found: Vec<Vec<SessionFile>> = projects
+            .par_iter()
+            .filter(|project| is_real_dir(project))
+            .map(|project| {
+                walk(project, &CLAUDE_LAYOUT, &|p, entry| {
+                    is_claude_transcript(project, p)
+                        .then(|| stat_entry(p, entry, Tool::Claude, false))
+                        .flatten()
+                })
+            })
+            .collect();
+        out.extend(found.into_iter().flatten());
     }
     out.sort_unstable_by(|a, b| a.path.as_os_str().cmp(b.path.as_os_str()));
     out
@@ -124,29 +127,45 @@ fn digits<const N: usize>(name: &str) -> bool {
     name.len() == N && name.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Visits regular files under `dir` (not following links), entering a
-/// sub-folder only when its name fits the layout's rule for its level. File
-/// types come from the directory listing, so only the session files
-/// themselves are stat'ed.
-fn walk(dir: &Path, layout: &Layout, f: &mut dyn FnMut(&Path, &fs::DirEntry)) {
+/// The files under `dir` (not following links) that `keep` turns into
+/// session files, entering a sub-folder only when its name fits the layout's
+/// rule for its level. File types come from the directory listing, so only
+/// the session files themselves are stat'ed; sub-folders are walked in
+/// parallel, since over thousands of sessions those stat calls are the cost
+/// of a night with nothing to do, and they overlap across cores.
+fn walk(dir: &Path, layout: &Layout, keep: &KeepFile<'_>) -> Vec<SessionFile> {
     let Ok(rd) = fs::read_dir(dir) else {
-        return;
+        return Vec::new();
     };
+    let mut found = Vec::new();
+    let mut folders = Vec::new();
     for entry in rd.flatten() {
         let Ok(kind) = entry.file_type() else {
             continue;
         };
         if kind.is_dir() {
-            if let Some((enters, deeper)) = layout.split_first()
-                && enters(&entry.file_name().to_string_lossy())
+            if layout
+                .first()
+                .is_some_and(|enters| enters(&entry.file_name().to_string_lossy()))
             {
-                walk(&entry.path(), deeper, f);
+                folders.push(entry.path());
             }
         } else if kind.is_file() {
-            f(&entry.path(), &entry);
+            found.extend(keep(&entry.path(), &entry));
         }
     }
+    if !folders.is_empty() {
+        let deeper: Vec<Vec<SessionFile>> = folders
+            .par_iter()
+            .map(|folder| walk(folder, &layout[1..], keep))
+            .collect();
+        found.extend(deeper.into_iter().flatten());
+    }
+    found
 }
+
+/// What a walk keeps of a listed file: its session file, or nothing.
+type KeepFile<'a> = dyn Fn(&Path, &fs::DirEntry) -> Option<SessionFile> + Sync + 'a;
 
 /// Stats a listed file relative to its folder (no full path lookup).
 fn stat_entry(
@@ -203,10 +222,12 @@ mod tests {
         fs::write(day.join("rollout-a.jsonl"), "").unwrap();
         fs::write(root.join("rollout-flat.jsonl"), "").unwrap();
         fs::write(root.join("usr/lib/2026/11/20/rollout-b.jsonl"), "").unwrap();
-        let mut seen = Vec::new();
-        walk(&root, &CODEX_LAYOUT, &mut |p, _| {
-            seen.push(p.strip_prefix(&root).unwrap().to_path_buf())
-        });
+        let mut seen: Vec<PathBuf> = walk(&root, &CODEX_LAYOUT, &|p, e| {
+            stat_entry(p, e, Tool::Codex, false)
+        })
+        .into_iter()
+        .map(|f| f.path.strip_prefix(&root).unwrap().to_path_buf())
+        .collect();
         seen.sort();
         assert_eq!(
             seen,

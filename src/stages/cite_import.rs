@@ -133,13 +133,7 @@ pub fn import(
         for (line, at, citation) in replies {
             report.reply(store, &row.id, line, at, citation, now)?;
         }
-        usage::record_scan(
-            store.conn(),
-            &row.rollout_path,
-            row.file_size,
-            row.file_mtime_ns,
-            now,
-        )?;
+        usage::record_scan(store.conn(), &row.id, row.file_size, row.file_mtime_ns)?;
     }
     Ok(report)
 }

@@ -254,6 +254,19 @@ const MIGRATIONS: &[&str] = &[
         ON stage1_outputs(thread_id, source_updated_at, usage_count, last_usage,
                           selected_for_phase2, selected_for_phase2_source_updated_at);
     "#,
+    // 10: what cite-import last read of a session moves into its catalog
+    // row, so finding the sessions to read again is one pass over `threads`
+    // instead of a path lookup per session; the sessions with read problems
+    // get a partial index, since every run lists them.
+    r#"
+    ALTER TABLE threads ADD COLUMN cite_scanned_size INTEGER;
+    ALTER TABLE threads ADD COLUMN cite_scanned_mtime_ns INTEGER;
+    UPDATE threads SET cite_scanned_size = c.size, cite_scanned_mtime_ns = c.mtime_ns
+        FROM cite_scans c WHERE c.path = threads.rollout_path;
+    DROP TABLE cite_scans;
+    CREATE INDEX idx_threads_read_problems ON threads(rollout_path)
+        WHERE read_error IS NOT NULL OR read_warning IS NOT NULL;
+    "#,
 ];
 
 /// The schema version this build writes.
@@ -302,6 +315,39 @@ mod tests {
         drop(store);
         let again = crate::store::Store::open(&path).unwrap();
         assert_eq!(again.schema_version().unwrap(), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn what_cite_import_read_moves_into_the_catalog_rows() {
+        let path = temp_db();
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let conn = Connection::open(&path).unwrap();
+        for sql in &MIGRATIONS[..9] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 9).unwrap();
+        for (id, file) in [("t-read", "/s/a.jsonl"), ("t-unread", "/s/b.jsonl")] {
+            conn.execute(
+                "INSERT INTO threads (id, tool, rollout_path, file_size, file_mtime_ns,
+                    updated_at, scanned_at) VALUES (?1, 'codex', ?2, 10, 20, 30, 40)",
+                [id, file],
+            )
+            .unwrap();
+        }
+        conn.execute(
+            "INSERT INTO cite_scans (path, size, mtime_ns, scanned_at)
+             VALUES ('/s/a.jsonl', 10, 20, 50)",
+            [],
+        )
+        .unwrap();
+        drop(conn);
+        let store = crate::store::Store::open(&path).unwrap();
+        let unread: Vec<String> = crate::store::threads::not_cite_scanned_since(store.conn(), 0)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.id)
+            .collect();
+        assert_eq!(unread, vec!["t-unread".to_string()]);
     }
 
     #[test]

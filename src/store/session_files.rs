@@ -16,16 +16,24 @@ pub struct FileStamp {
     pub thread_id: String,
 }
 
-/// Every recorded file, by path.
-pub fn all(conn: &Connection) -> Result<HashMap<String, FileStamp>> {
-    let mut stmt = conn.prepare("SELECT path, size, mtime_ns, thread_id FROM session_files")?;
+/// A recorded file's size and mtime, as a scan compares them with disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seen {
+    /// Size in bytes when read.
+    pub size: i64,
+    /// mtime when read, Unix nanoseconds.
+    pub mtime_ns: i64,
+}
+
+/// Every recorded file's size and mtime, by path.
+pub fn all(conn: &Connection) -> Result<HashMap<String, Seen>> {
+    let mut stmt = conn.prepare("SELECT path, size, mtime_ns FROM session_files")?;
     let rows = stmt.query_map([], |r| {
         Ok((
             r.get::<_, String>(0)?,
-            FileStamp {
+            Seen {
                 size: r.get(1)?,
                 mtime_ns: r.get(2)?,
-                thread_id: r.get(3)?,
             },
         ))
     })?;

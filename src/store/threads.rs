@@ -1,5 +1,6 @@
 //! The `threads` table: memkit's catalog of sessions found on disk.
 
+use crate::catalog::eligibility::Facts;
 use crate::error::Result;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
@@ -158,6 +159,38 @@ pub fn list(conn: &Connection) -> Result<Vec<ThreadRow>> {
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
+/// Calls `f` with every catalogued session's id, tool and eligibility
+/// facts, in no particular order, reading the columns in place: judging a
+/// catalog of thousands of sessions copies none of their rows.
+pub fn each_facts(conn: &Connection, mut f: impl FnMut(&str, &str, Facts<'_>)) -> Result<()> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, tool, read_error, present, forgotten_at IS NOT NULL, memory_mode, source,
+                archived, human_turns, updated_at
+         FROM threads",
+    )?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let text = |i: usize| -> rusqlite::Result<&str> {
+            r.get_ref(i)?.as_str().map_err(rusqlite::Error::from)
+        };
+        let facts = Facts {
+            read_error: r
+                .get_ref(2)?
+                .as_str_or_null()
+                .map_err(rusqlite::Error::from)?,
+            present: r.get::<_, i64>(3)? != 0,
+            forgotten: r.get::<_, i64>(4)? != 0,
+            memory_mode: text(5)?,
+            source: text(6)?,
+            archived: r.get::<_, i64>(7)? != 0,
+            human_turns: r.get(8)?,
+            updated_at: r.get(9)?,
+        };
+        f(text(0)?, text(1)?, facts);
+    }
+    Ok(())
+}
+
 /// A session file as cite-import needs it.
 #[derive(Debug, Clone)]
 pub struct SessionFileRef {
@@ -180,11 +213,9 @@ pub struct SessionFileRef {
 /// mtime, newest first: only the columns that locate their files.
 pub fn not_cite_scanned_since(conn: &Connection, since: i64) -> Result<Vec<SessionFileRef>> {
     let mut stmt = conn.prepare(
-        "SELECT t.id, t.tool, t.rollout_path, t.file_size, t.file_mtime_ns, t.updated_at
-         FROM threads t LEFT JOIN cite_scans c ON c.path = t.rollout_path
-         WHERE t.present = 1 AND t.read_error IS NULL AND t.updated_at >= ?1
-           AND (c.path IS NULL OR c.size != t.file_size OR c.mtime_ns != t.file_mtime_ns)
-         ORDER BY t.updated_at DESC, t.id DESC",
+        "SELECT id, tool, rollout_path, file_size, file_mtime_ns, updated_at FROM threads
+         WHERE present = 1 AND read_error IS NULL AND updated_at >= ?1
+           AND (cite_scanned_size IS NOT file_size OR cite_scanned_mtime_ns IS NOT file_mtime_ns)",
     )?;
     let rows = stmt.query_map([since], |r| {
         Ok(SessionFileRef {
@@ -196,7 +227,9 @@ pub fn not_cite_scanned_since(conn: &Connection, since: i64) -> Result<Vec<Sessi
             updated_at: r.get(5)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let mut rows = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+    rows.sort_unstable_by(|a, b| (b.updated_at, &b.id).cmp(&(a.updated_at, &a.id)));
+    Ok(rows)
 }
 
 /// The present, not forgotten sessions whose last read found a problem (an
@@ -213,11 +246,8 @@ pub fn with_read_problems(conn: &Connection) -> Result<Vec<ThreadRow>> {
 /// One session by id.
 pub fn get(conn: &Connection, id: &str) -> Result<Option<ThreadRow>> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM threads WHERE id = ?1"),
-            [id],
-            from_row,
-        )
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM threads WHERE id = ?1"))?
+        .query_row([id], from_row)
         .optional()?)
 }
 

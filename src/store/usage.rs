@@ -1,4 +1,5 @@
-//! Usage: citations imported from agents' replies (`citations`, `cite_scans`)
+//! Usage: citations imported from agents' replies (`citations`, and the
+//! `cite_scanned_*` columns of `threads`)
 //! and the `usage_count` / `last_usage` columns of `stage1_outputs`.
 
 use crate::error::Result;
@@ -62,20 +63,13 @@ pub fn import_reply(
     Ok(Some(result))
 }
 
-/// Records that cite-import read `path` at this size and mtime.
-pub fn record_scan(
-    conn: &Connection,
-    path: &str,
-    size: i64,
-    mtime_ns: i64,
-    now: i64,
-) -> Result<()> {
-    conn.execute(
-        "INSERT INTO cite_scans (path, size, mtime_ns, scanned_at) VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns,
-            scanned_at = excluded.scanned_at",
-        params![path, size, mtime_ns, now],
-    )?;
+/// Records that cite-import read session `thread_id`'s file at this size
+/// and mtime.
+pub fn record_scan(conn: &Connection, thread_id: &str, size: i64, mtime_ns: i64) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE threads SET cite_scanned_size = ?2, cite_scanned_mtime_ns = ?3 WHERE id = ?1",
+    )?
+    .execute(params![thread_id, size, mtime_ns])?;
     Ok(())
 }
 

@@ -370,7 +370,7 @@ fn select(
     let marks = stage1::extraction_watermarks(store.conn())?;
     if let Some(row) = explicit_session(store, opts)? {
         let verdict = check(
-            &row,
+            (&row).into(),
             cfg,
             Windows::from_config(cfg, now),
             marks.get(&row.id).copied(),
@@ -397,32 +397,35 @@ fn select(
     if let Some(idle) = opts.idle {
         windows.idle_secs = idle.as_secs() as i64;
     }
-    let mut picked = Vec::new();
-    for row in threads::list(store.conn())? {
-        if opts.tool.is_some_and(|t| t.name() != row.tool) {
-            continue;
+    // Judged in place, newest first once picked: a night with nothing to do
+    // copies no session's row.
+    let mut picked: Vec<(i64, String)> = Vec::new();
+    threads::each_facts(store.conn(), |id, tool, facts| {
+        if opts.tool.is_some_and(|t| t.name() != tool) {
+            return;
         }
         match check(
-            &row,
+            facts,
             cfg,
             windows,
-            marks.get(&row.id).copied(),
+            marks.get(id).copied(),
             false,
             opts.force,
         ) {
-            Ok(()) => {
-                if opts.limit.is_some_and(|l| picked.len() >= l) {
-                    continue;
-                }
-                picked.push(row);
-            }
+            Ok(()) => picked.push((facts.updated_at, id.to_string())),
             Err(Ineligible::UpToDate) => {
                 *report.skipped.entry("up_to_date".into()).or_default() += 1
             }
             Err(other) => *report.not_eligible.entry(other.code().into()).or_default() += 1,
         }
+    })?;
+    picked.sort_unstable_by(|a, b| b.cmp(a));
+    picked.truncate(opts.limit.unwrap_or(usize::MAX));
+    let mut rows = Vec::with_capacity(picked.len());
+    for (_, id) in picked {
+        rows.extend(threads::get(store.conn(), &id)?);
     }
-    Ok(picked)
+    Ok(rows)
 }
 
 /// The session named by `--thread` or `--file`, indexed if needed.
