@@ -67,7 +67,7 @@ fn job(env: &TestEnv, id: &str) -> (String, i64, Option<String>) {
 #[test]
 fn one_batch_tonight_its_outputs_tomorrow_at_half_the_price() {
     let m = mock(|_| None);
-    let env = env_with(&m, 3, "");
+    let mut env = env_with(&m, 3, "");
     let secret = format!("sk-{}", "Q7w8E9r0".repeat(5));
     env.write_codex_session(
         &thread_id(3),
@@ -124,9 +124,21 @@ fn one_batch_tonight_its_outputs_tomorrow_at_half_the_price() {
     assert!(out.contains("is validating"), "{out}");
     assert_eq!(m.created_batches(), 1);
     m.complete_all();
+    // A run killed while it stores the results (after the first of four):
+    // the next one settles the other three and nothing twice.
+    env.extra_env
+        .push(("MEMKIT_TEST_CRASH_AT".into(), "batch:settled".into()));
+    assert!(!env.run(&["run"]).status.success(), "killed");
+    env.extra_env.pop();
+    assert_eq!(env.count("SELECT count(*) FROM stage1_outputs"), 1);
     let out = env.ok(&["run"]);
     assert!(out.contains("collected batch batch_"), "{out}");
-    assert!(out.contains("4 stored"), "{out}");
+    assert!(out.contains("3 stored"), "{out}");
+    assert_eq!(
+        m.stored_files(),
+        Vec::<String>::new(),
+        "the requests and answers are deleted at OpenAI once stored"
+    );
     assert_eq!(env.count("SELECT count(*) FROM stage1_outputs"), 4);
     assert_eq!(
         env.count("SELECT count(*) FROM stage1_outputs WHERE backend = 'openai-batch'"),
@@ -134,12 +146,13 @@ fn one_batch_tonight_its_outputs_tomorrow_at_half_the_price() {
     );
     let memory = std::fs::read_to_string(env.memory_root().join("MEMORY.md")).unwrap();
     assert!(!memory.is_empty(), "consolidated");
-    // 2000 in (500 cached), 400 out per session at half of 0.75 / 0.075 / 4.50.
+    // 2000 in (500 cached), 400 out per session at half of 0.75 / 0.075 /
+    // 4.50; three of the four sessions were stored by this run.
     let one = (1_500.0 * 0.75 + 500.0 * 0.075 + 400.0 * 4.5) / 1e6;
     let tonight = format!(
         "cost: tonight ${:.4} (synchronously ${:.4})",
-        2.0 * one,
-        4.0 * one
+        1.5 * one,
+        3.0 * one
     );
     assert!(out.contains(&tonight), "{tonight} in {out}");
     assert!(
@@ -147,21 +160,10 @@ fn one_batch_tonight_its_outputs_tomorrow_at_half_the_price() {
         "{out}"
     );
     assert!(!env.ok(&["status"]).contains("batch        batch_"));
-    // Collecting again (a run that died while reading the results) settles
-    // nothing twice: no failure, no second booking.
-    let booked = env.count("SELECT count(*) FROM ledger WHERE mode = 'batch'");
-    env.db()
-        .execute("UPDATE batches SET state = 'submitted'", [])
-        .unwrap();
-    let s = extract_json(&env, &["--limit", "0"]);
-    assert_eq!(
-        (s["failed"].as_i64(), s["succeeded"].as_i64()),
-        (Some(0), Some(0)),
-        "{s}"
-    );
     assert_eq!(
         env.count("SELECT count(*) FROM ledger WHERE mode = 'batch'"),
-        booked
+        4,
+        "each answer booked once"
     );
     // Nothing left: the next night submits nothing.
     let out = env.ok(&["run"]);
@@ -363,6 +365,7 @@ fn wait_polls_until_the_batch_is_stored() {
         .cmd()
         .args(["extract", "--wait"])
         .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let start = std::time::Instant::now();
@@ -370,12 +373,20 @@ fn wait_polls_until_the_batch_is_stored() {
         assert!(start.elapsed().as_secs() < 30, "no batch submitted");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+    // A key that may not delete files: the results are stored all the same.
+    m.refuse_deletes();
     m.complete_all();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("collected batch"), "{text}");
     assert_eq!(env.count("SELECT count(*) FROM stage1_outputs"), 2);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("could not delete file file-") && stderr.contains("HTTP 403"),
+        "{stderr}"
+    );
+    assert_eq!(m.stored_files().len(), 2, "the input and the output file");
 }
 
 #[test]

@@ -2,8 +2,9 @@
 //! uses it: upload a JSONL file of Responses API requests (`POST /files`,
 //! purpose `batch`), create a batch over it (`POST /batches`, endpoint
 //! `/v1/responses`, window `24h`, memkit's batch id in its metadata), poll
-//! it (`GET /batches/{id}`), and read its output and error files
-//! (`GET /files/{id}/content`) line by line.
+//! it (`GET /batches/{id}`), read its output and error files
+//! (`GET /files/{id}/content`) line by line, and delete the three files once
+//! the results are stored (`DELETE /files/{id}`).
 
 use super::transport::{HttpClient, api_key, base_url};
 use crate::config::{ExtractBackendKind, ExtractConfig};
@@ -177,6 +178,12 @@ impl BatchClient {
     pub fn get(&self, remote_id: &str) -> Result<RemoteBatch> {
         let url = format!("{}/batches/{remote_id}", self.base);
         RemoteBatch::parse(&self.http.get_json(&url, Some(&self.key))?)
+    }
+
+    /// Deletes file `file_id` from OpenAI's storage.
+    pub fn delete_file(&self, file_id: &str) -> Result<()> {
+        self.http
+            .delete(&format!("{}/files/{file_id}", self.base), Some(&self.key))
     }
 
     /// Hands each result line of file `file_id` to `line`.

@@ -42,6 +42,8 @@ struct State {
     files: Vec<File>,
     batches: Vec<Batch>,
     created: usize,
+    /// `DELETE /v1/files/{id}` answers 403 (a key without that permission).
+    refuse_deletes: bool,
 }
 
 struct File {
@@ -161,6 +163,20 @@ impl BatchMock {
             .collect()
     }
 
+    /// From now on, file deletions are refused.
+    pub fn refuse_deletes(&self) {
+        lock(&self.state).refuse_deletes = true;
+    }
+
+    /// The ids of every file still stored (uploaded or written by a batch).
+    pub fn stored_files(&self) -> Vec<String> {
+        lock(&self.state)
+            .files
+            .iter()
+            .map(|f| f.id.clone())
+            .collect()
+    }
+
     /// How many `POST /v1/batches` succeeded.
     pub fn created_batches(&self) -> usize {
         lock(&self.state).created
@@ -274,6 +290,16 @@ fn handle(st: &mut State, req: &Request, answer: &Answer) -> Response {
         }
         ("GET", ["v1", "files", id]) => match st.files.iter().find(|f| f.id == *id) {
             Some(f) => Response::json(200, file_object(f)),
+            None => error(404, format!("No such File object: {id}")),
+        },
+        ("DELETE", ["v1", "files", _]) if st.refuse_deletes => {
+            error(403, "You have insufficient permissions for this operation.")
+        }
+        ("DELETE", ["v1", "files", id]) => match st.files.iter().position(|f| f.id == *id) {
+            Some(i) => {
+                st.files.remove(i);
+                Response::json(200, json!({"id": id, "object": "file", "deleted": true}))
+            }
             None => error(404, format!("No such File object: {id}")),
         },
         ("GET", ["v1", "files", id, "content"]) => match st.files.iter().find(|f| f.id == *id) {

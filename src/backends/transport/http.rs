@@ -58,6 +58,14 @@ impl HttpClient {
         json_body(url, &mut resp)
     }
 
+    /// DELETEs `url` (its answer is not read).
+    pub fn delete(&self, url: &str, bearer: Option<&str>) -> Result<()> {
+        self.send(url, || {
+            self.authorized(self.agent.delete(url), bearer).call()
+        })?;
+        Ok(())
+    }
+
     /// GETs `url` and hands each line of the body to `line`, streaming (a
     /// line longer than `max_line` bytes is an error, not an allocation).
     pub fn get_lines(

@@ -637,6 +637,7 @@ fn collect(
             let o = settle(&answerer, store, item, answer)?;
             count(r, &o);
             report.tally(o);
+            crate::util::crashpoint::here("batch:settled");
             Ok(())
         })?;
     }
@@ -684,7 +685,30 @@ fn collect(
     };
     r.event = state;
     batches::finish(store.conn(), &row.id, state, None, now_secs())?;
+    delete_files(
+        client,
+        &label,
+        [
+            &row.input_file_id,
+            &remote.output_file_id,
+            &remote.error_file_id,
+        ],
+    );
     Ok(())
+}
+
+/// Deletes a settled batch's files from OpenAI's storage: the sessions'
+/// requests and their answers are not left there for the 30 days OpenAI
+/// keeps batch files. A file that cannot be deleted is a warning (OpenAI
+/// still expires it).
+fn delete_files(client: &BatchClient, label: &str, files: [&Option<String>; 3]) {
+    for file in files.into_iter().flatten() {
+        if let Err(e) = client.delete_file(file) {
+            crate::ui::warn(format!(
+                "{label}: could not delete file {file} at OpenAI (it expires there after 30 days): {e}"
+            ));
+        }
+    }
 }
 
 /// Counts a settled session in its batch's report.
