@@ -358,6 +358,84 @@ fn the_last_retry_goes_to_the_fallback_backend() {
 }
 
 #[test]
+fn over_openai_s_token_limit_the_sessions_go_again_within_it() {
+    let m = mock(|_| None);
+    let env = env_with(&m, 3, "");
+    let s = extract_json(&env, &[]);
+    assert_eq!(s["batches"][0]["sessions"], 3, "{s}");
+    // OpenAI refuses it: room for two of the three sessions' prompts.
+    let bytes: Vec<i64> = env
+        .db()
+        .prepare("SELECT prompt_bytes FROM batch_items ORDER BY prompt_bytes")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let tokens = |b: i64| (b as u64).div_ceil(4);
+    let room = tokens(bytes[0]) + tokens(bytes[1]) + tokens(bytes[2]) / 2;
+    m.refuse_all_over_token_limit(&format!("{room}"));
+    let out = env.ok(&["extract"]);
+    assert!(
+        out.contains(&format!(
+            "enqueued-token limit for gpt-5.4-mini ({room} tokens)"
+        )),
+        "{out}"
+    );
+    assert!(out.contains("3 given back"), "{out}");
+    assert!(
+        out.contains("submitted batch") && out.contains("with 2 sessions"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 left for the next run (OpenAI's enqueued-token limit)"),
+        "{out}"
+    );
+    for i in 0..3 {
+        let (_, retries, _) = job(&env, &thread_id(i));
+        assert_eq!(retries, 3, "a refused batch spends no retry");
+    }
+    // The batch in flight holds the room: nothing more goes tonight.
+    let out = env.ok(&["extract"]);
+    assert!(!out.contains("submitted batch"), "{out}");
+    m.complete_all();
+    let out = env.ok(&["extract"]);
+    assert!(out.contains("2 stored"), "{out}");
+    assert!(out.contains("with 1 sessions"), "the third: {out}");
+    m.complete_all();
+    env.ok(&["extract"]);
+    assert_eq!(env.count("SELECT count(*) FROM stage1_outputs"), 3);
+}
+
+#[test]
+fn batch_max_tokens_caps_what_waits_at_openai() {
+    let m = mock(|_| None);
+    let roomy = env_with(&m, 3, "batch_max_tokens = 1000000");
+    assert_eq!(extract_json(&roomy, &[])["batches"][0]["sessions"], 3);
+    let (small, large): (i64, i64) = roomy
+        .db()
+        .query_row(
+            "SELECT MIN(prompt_bytes), MAX(prompt_bytes) FROM batch_items",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    // Room for the largest request and half the smallest: one session.
+    let cap = (large as u64).div_ceil(4) + (small as u64).div_ceil(4) / 2;
+    let env = env_with(&m, 3, &format!("batch_max_tokens = {cap}"));
+    let s = extract_json(&env, &[]);
+    assert_eq!(s["batches"][0]["sessions"], 1, "{s}");
+    assert_eq!(s["deferred"], 2, "{s}");
+    let env = env_with(&m, 1, "batch_max_tokens = -5");
+    let out = env.run(&["extract"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("extract.batch_max_tokens = -5"),
+        "{out:?}"
+    );
+}
+
+#[test]
 fn wait_polls_until_the_batch_is_stored() {
     let m = mock(|_| None);
     let env = env_with(&m, 2, "");

@@ -3,8 +3,8 @@
 use super::Ctx;
 use crate::cli::ExtractArgs;
 use crate::error::Result;
-use crate::stages::extract::BatchReport;
 use crate::stages::extract::{self, ExtractOptions, ExtractReport};
+use crate::stages::extract::{BATCH_TOKEN_LIMIT, BatchReport};
 use crate::stages::spend::Over;
 use crate::ui;
 use std::io::IsTerminal;
@@ -98,15 +98,19 @@ pub fn summary_line(r: &ExtractReport) -> String {
         }
     }
     if r.deferred > 0 {
-        let by_cost = r
-            .sessions
-            .iter()
-            .any(|s| s.reason.as_deref() == Some(Over::Cost.reason()));
-        line.push_str(&format!(
-            "; {} left for the next run ({} budget)",
-            r.deferred,
-            if by_cost { "cost" } else { "token" }
-        ));
+        let held_by = |reason: &str| {
+            r.sessions
+                .iter()
+                .any(|s| s.reason.as_deref() == Some(reason))
+        };
+        let why = if held_by(BATCH_TOKEN_LIMIT) {
+            "OpenAI's enqueued-token limit"
+        } else if held_by(Over::Cost.reason()) {
+            "cost budget"
+        } else {
+            "token budget"
+        };
+        line.push_str(&format!("; {} left for the next run ({why})", r.deferred));
     }
     line.push_str(&format!(
         "; tokens {} in / {} out",
@@ -135,10 +139,16 @@ fn batch_line(b: &BatchReport) -> String {
                 .as_deref()
                 .unwrap_or("failed; the next run tries again")
         ),
-        event => format!(
-            "{event} batch {id} ({status}): {} stored, {} with nothing durable, {} failed \
-             (retried later), {} given back",
-            b.stored, b.no_output, b.failed, b.released
-        ),
+        event => {
+            let mut line = format!(
+                "{event} batch {id} ({status}): {} stored, {} with nothing durable, {} failed \
+                 (retried later), {} given back",
+                b.stored, b.no_output, b.failed, b.released
+            );
+            if let Some(note) = &b.note {
+                line.push_str(&format!(" ({note})"));
+            }
+            line
+        }
     }
 }

@@ -154,6 +154,7 @@ pub const KEYS: &[&str] = &[
     "extract.max_retries",
     "extract.batch_fallback",
     "extract.batch_poll_interval",
+    "extract.batch_max_tokens",
     "consolidate.backend",
     "consolidate.transport",
     "consolidate.model",

@@ -119,6 +119,10 @@ pub struct ExtractConfig {
     pub batch_fallback: Option<ExtractBackendKind>,
     /// With `openai-batch`: how often `--wait` asks whether a batch is done.
     pub batch_poll_interval: Duration,
+    /// With `openai-batch`: most input tokens memkit keeps queued at OpenAI
+    /// per model (its enqueued-token limit; `None`: what OpenAI reported,
+    /// once it refused a batch, else no cap).
+    pub batch_max_tokens: Option<u64>,
 }
 
 /// Phase-2 settings (`[consolidate]`).
@@ -160,6 +164,7 @@ pub(super) struct RawExtract {
     max_retries: Option<i64>,
     batch_fallback: Option<String>,
     batch_poll_interval: Option<DurationValue>,
+    batch_max_tokens: Option<i64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -251,6 +256,16 @@ pub(super) fn build_extract(raw: RawExtract, check: &RangeCheck<'_>) -> Result<E
             raw.batch_poll_interval,
             Duration::from_secs(60),
         )?,
+        batch_max_tokens: match raw.batch_max_tokens {
+            None => None,
+            Some(n) => Some(check(
+                "extract.batch_max_tokens",
+                n,
+                0..=1_000_000_000_000,
+                " tokens",
+            )? as u64)
+            .filter(|&n| n > 0),
+        },
     })
 }
 

@@ -189,6 +189,20 @@ pub fn open(conn: &Connection) -> Result<Vec<BatchRow>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// The prompt bytes of every session `model`'s open batches hold: what
+/// OpenAI counts against its enqueued-token limit, before estimation.
+pub fn open_prompt_bytes(conn: &Connection, model: &str) -> Result<i64> {
+    Ok(conn.query_row(
+        &format!(
+            "SELECT COALESCE(SUM(i.prompt_bytes), 0) FROM batch_items i
+             JOIN batches b ON b.id = i.batch_id
+             WHERE b.model = ?1 AND b.state IN {OPEN}"
+        ),
+        [model],
+        |r| r.get(0),
+    )?)
+}
+
 /// The sessions held by batches not finished yet.
 pub fn held_sessions(conn: &Connection) -> Result<std::collections::HashSet<String>> {
     let mut stmt = conn.prepare(&format!(

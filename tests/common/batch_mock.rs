@@ -136,6 +136,23 @@ impl BatchMock {
         self.finish_all("cancelled");
     }
 
+    /// Every in-flight batch → `failed` at validation, over an enqueued-token
+    /// limit of `limit` (OpenAI's error and message): no output, no error file.
+    pub fn refuse_all_over_token_limit(&self, limit: &str) {
+        for b in lock(&self.state).batches.iter_mut() {
+            if in_flight(&b.obj) {
+                b.obj["status"] = "failed".into();
+                stamp(&mut b.obj, "failed_at");
+                b.obj["errors"] = json!({"object": "list", "data": [{
+                    "code": "token_limit_exceeded",
+                    "message": format!("Enqueued token limit reached for gpt-5.4-mini in \
+                        organization org-test. Limit: {limit} enqueued tokens. Please try again \
+                        once some in_progress batches have been completed."),
+                    "param": null, "line": null}]});
+            }
+        }
+    }
+
     /// Sets every in-flight batch's status (e.g. `in_progress`,
     /// `finalizing`) and its `<status>_at` timestamp if it has one unset.
     pub fn set_status_all(&self, status: &str) {

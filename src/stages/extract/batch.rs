@@ -17,6 +17,7 @@
 //! finished by the next run: the uploaded file is found by its name and the
 //! created batch by its metadata, and nothing is submitted twice.
 
+use super::enqueue;
 use super::finish::{Answerer, Claimed, finalise};
 use super::{
     ExtractOptions, ExtractReport, SessionOutcome, build_backend, extract_now, outcome,
@@ -197,6 +198,7 @@ fn submit(
     let schema = stage_one_schema();
     let price = price_for_budget(cfg, model)?;
     let budget = Budget::new(opts.max_tokens, cfg.costs.max_cost_per_run);
+    let mut room = enqueue::room(cfg, store, model, now_secs())?;
     let mut pending = Pending::new();
     for row in candidates {
         let prompt = match prompt_for(cfg, &system, &input_template, row) {
@@ -207,6 +209,15 @@ fn submit(
             }
         };
         let estimated = prompt.estimated;
+        if room.is_some_and(|left| estimated as u64 > left) {
+            report.tally(outcome(
+                row,
+                "deferred",
+                Some(enqueue::LIMIT_REASON.into()),
+                estimated,
+            ));
+            continue;
+        }
         let expected = prompt.expected();
         let cost = price.map_or(0.0, |p| p.cost(expected, true));
         let reservation = match budget.reserve(expected.input + expected.output, cost) {
@@ -270,6 +281,9 @@ fn submit(
             },
             line,
         )?;
+        if let Some(left) = room.as_mut() {
+            *left -= estimated as u64;
+        }
     }
     send(store, client, &mut pending, report)
 }
@@ -641,12 +655,31 @@ fn collect(
             Ok(())
         })?;
     }
+    // Over the enqueued-token limit, no request ran: the sessions go again,
+    // within the limit OpenAI stated, in a later night's batch.
+    let over_limit = match remote.errors.as_deref() {
+        Some(errors) if remote.status == "failed" && enqueue::is_over_limit(errors) => {
+            let limit = enqueue::learn(store, &row.model, errors, now_secs())?;
+            r.note = Some(format!(
+                "over OpenAI's enqueued-token limit for {} ({limit} tokens); its sessions go \
+                 again within it",
+                row.model
+            ));
+            true
+        }
+        _ => false,
+    };
     for item in items.iter().filter(|i| !settled.contains(&i.thread_id)) {
         if !jobs::claim_is_live(store.conn(), &item.thread_id, &item.token)? {
             continue;
         }
-        if matches!(remote.status.as_str(), "expired" | "cancelled") {
-            r.released += release_all(store, &row.id, std::slice::from_ref(item), &remote.status)?;
+        if over_limit || matches!(remote.status.as_str(), "expired" | "cancelled") {
+            let why = if over_limit {
+                enqueue::LIMIT_REASON
+            } else {
+                &remote.status
+            };
+            r.released += release_all(store, &row.id, std::slice::from_ref(item), why)?;
             continue;
         }
         let why = match (&remote.status[..], &remote.errors) {

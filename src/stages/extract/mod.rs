@@ -5,7 +5,10 @@
 
 use super::spend::Budget;
 mod batch;
+mod enqueue;
 mod finish;
+
+pub use enqueue::LIMIT_REASON as BATCH_TOKEN_LIMIT;
 
 pub use batch::BatchReport;
 
