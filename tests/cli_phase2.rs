@@ -267,6 +267,31 @@ fn diff_agrees_with_the_git_cli() {
 }
 
 #[test]
+fn an_edit_that_keeps_size_and_mtime_is_still_a_change() {
+    let env = TestEnv::new();
+    let root = env.memory_root();
+    std::fs::create_dir_all(&root).unwrap();
+    let memory = root.join("MEMORY.md");
+    std::fs::write(&memory, "deploy with make ship\n").unwrap();
+    std::fs::write(root.join("other.md"), "unchanged\n").unwrap();
+    env.ok(&["diff"]); // the baseline, its index with the files' stats
+    assert_eq!(env.ok(&["diff", "--name-status"]).trim(), "");
+    // Same length, and the old mtime put back: only the inode's change
+    // time tells, as it does for `git status`.
+    let mtime = std::fs::metadata(&memory).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&memory, "deploy with make shop\n").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&memory)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    assert_eq!(env.ok(&["diff", "--name-status"]).trim(), "M\tMEMORY.md");
+    assert_eq!(git(&root, &["status", "--porcelain"]).trim(), "M MEMORY.md");
+}
+
+#[test]
 fn a_broken_git_folder_is_recovered() {
     let env = TestEnv::new();
     let root = env.memory_root();

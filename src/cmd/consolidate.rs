@@ -21,6 +21,7 @@ pub fn run(ctx: &Ctx, args: &ConsolidateArgs) -> Result<i32> {
         force: args.force,
         run_id: crate::util::ids::new_uuid_v4(),
         synced: None,
+        inspected: None,
     };
     let report = record_stage(&mut store, &opts.run_id.clone(), "consolidate", |store| {
         consolidate::run(&ctx.cfg, store, &opts)

@@ -77,6 +77,7 @@ fn git_err(context: &str) -> impl Fn(gix::Error) -> Error + '_ {
 }
 
 /// The baseline repository of a memory folder.
+#[derive(Debug, Clone)]
 pub struct Baseline {
     repo: gix::Repository,
     root: PathBuf,
@@ -218,10 +219,19 @@ impl Baseline {
             .collect())
     }
 
-    /// The working tree as git would see it, hashing in memory (nothing written).
+    /// The working tree as git would see it (nothing written). As in `git
+    /// status`, a file whose stat still matches its index entry, and which
+    /// is not racily clean (changed within the index's own timestamp), takes
+    /// the entry's id unread; the others are hashed in memory.
     pub fn worktree_snapshot(&self) -> Result<Snapshot> {
+        let index = self.repo.open_index().ok();
         let mut out = Snapshot::new();
-        self.walk(&mut |rel, state, _| {
+        let walk = Walk {
+            root: &self.root,
+            hash: self.repo.object_hash(),
+            index: index.as_ref(),
+        };
+        walk.dir(&self.root, &mut |rel, state, _| {
             out.insert(rel, state);
             Ok(())
         })?;
@@ -242,8 +252,14 @@ impl Baseline {
         Ok(out)
     }
 
+    /// Visits every file with its bytes (read, never taken from the index).
     fn walk(&self, f: &mut Visit<'_>) -> Result<()> {
-        walk_dir(&self.root, &self.root, self.repo.object_hash(), f)
+        let walk = Walk {
+            root: &self.root,
+            hash: self.repo.object_hash(),
+            index: None,
+        };
+        walk.dir(&self.root, f)
     }
 
     /// What changed between the baseline and the working tree, sorted by path.
@@ -425,46 +441,81 @@ fn read_for_hash(path: &Path) -> std::io::Result<Vec<u8>> {
     }
 }
 
-fn walk_dir(root: &Path, dir: &Path, hash: gix::hash::Kind, f: &mut Visit<'_>) -> Result<()> {
-    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-        .at(dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    entries.sort();
-    for path in entries {
-        let rel = path
-            .strip_prefix(root)
-            .map(|p| p.to_string_lossy().replace('\\', "/"))
-            .unwrap_or_default();
-        // A temp file of an atomic write is never part of memory.
-        let is_temp = path
-            .file_name()
-            .is_some_and(|n| crate::util::fsx::is_temp_file(&n.to_string_lossy()));
-        if rel == WORKSPACE_DIFF_MD || is_temp {
-            continue;
+/// A walk of the memory folder's files as git sees them.
+struct Walk<'a> {
+    root: &'a Path,
+    hash: gix::hash::Kind,
+    /// When given, a file its entry still describes is not read: it is
+    /// visited with its entry's id and no bytes.
+    index: Option<&'a gix::index::File>,
+}
+
+impl Walk<'_> {
+    fn dir(&self, dir: &Path, f: &mut Visit<'_>) -> Result<()> {
+        let root = self.root;
+        let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+            .at(dir)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for path in entries {
+            let rel = path
+                .strip_prefix(root)
+                .map(|p| p.to_string_lossy().replace('\\', "/"))
+                .unwrap_or_default();
+            // A temp file of an atomic write is never part of memory.
+            let is_temp = path
+                .file_name()
+                .is_some_and(|n| crate::util::fsx::is_temp_file(&n.to_string_lossy()));
+            if rel == WORKSPACE_DIFF_MD || is_temp {
+                continue;
+            }
+            let meta = fs::symlink_metadata(&path).at(&path)?;
+            if is_foreign_entry(root, &path, meta.is_dir()) {
+                continue;
+            }
+            let kind = if meta.file_type().is_symlink() {
+                EntryKind::Link
+            } else if meta.is_dir() {
+                self.dir(&path, f)?;
+                continue;
+            } else if !meta.is_file() {
+                continue;
+            } else if std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o111 != 0 {
+                EntryKind::BlobExecutable
+            } else {
+                EntryKind::Blob
+            };
+            if let Some(oid) = self.unchanged(&rel, &path) {
+                f(rel, FileState { oid, kind }, &[])?;
+                continue;
+            }
+            let bytes = read_for_hash(&path).at(&path)?;
+            let oid = gix::objs::compute_hash(self.hash, gix::objs::Kind::Blob, &bytes)
+                .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
+            f(rel, FileState { oid, kind }, &bytes)?;
         }
-        let meta = fs::symlink_metadata(&path).at(&path)?;
-        if is_foreign_entry(root, &path, meta.is_dir()) {
-            continue;
-        }
-        let kind = if meta.file_type().is_symlink() {
-            EntryKind::Link
-        } else if meta.is_dir() {
-            walk_dir(root, &path, hash, f)?;
-            continue;
-        } else if !meta.is_file() {
-            continue;
-        } else if std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o111 != 0 {
-            EntryKind::BlobExecutable
-        } else {
-            EntryKind::Blob
-        };
-        let bytes = read_for_hash(&path).at(&path)?;
-        let oid = gix::objs::compute_hash(hash, gix::objs::Kind::Blob, &bytes)
-            .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
-        f(rel, FileState { oid, kind }, &bytes)?;
+        Ok(())
     }
-    Ok(())
+
+    /// The id of `rel` from the index when its entry's stat still matches
+    /// the file (mtime in nanoseconds, ctime, size, inode) and the entry is
+    /// not racily clean.
+    fn unchanged(&self, rel: &str, path: &Path) -> Option<ObjectId> {
+        use gix::bstr::ByteSlice;
+        let index = self.index?;
+        let entry = index.entry_by_path(rel.as_bytes().as_bstr())?;
+        let meta = gix::index::fs::Metadata::from_path_no_follow(path).ok()?;
+        let stat = gix::index::entry::Stat::from_fs(&meta).ok()?;
+        let exact = gix::index::entry::stat::Options {
+            trust_ctime: true,
+            check_stat: true,
+            use_nsec: true,
+            use_stdev: false,
+        };
+        (entry.stat.matches(&stat, exact) && !entry.stat.is_racy(index.timestamp(), exact))
+            .then_some(entry.id)
+    }
 }
 
 /// The A/M/D changes from `old` to `new`, sorted by path.

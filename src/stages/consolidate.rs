@@ -47,6 +47,19 @@ pub struct ConsolidateOptions {
     pub run_id: String,
     /// What this run's sync stage wrote moments ago, if it ran.
     pub synced: Option<crate::stages::sync::Synced>,
+    /// What this run's diff stage found moments ago, if it ran.
+    pub inspected: Option<Inspected>,
+}
+
+/// The memory folder's changes as a run's diff stage found them.
+#[derive(Debug, Clone)]
+pub struct Inspected {
+    /// The baseline and the changes.
+    pub workspace: Workspace,
+    /// [`inputs_fingerprint`] just before they were listed.
+    ///
+    /// [`inputs_fingerprint`]: crate::stages::sync::inputs_fingerprint
+    pub fingerprint: crate::stages::sync::InputsFingerprint,
 }
 
 /// What a consolidation did.
@@ -325,7 +338,17 @@ fn consolidate_locked(
         .iter()
         .map(|o| (o.thread_id.clone(), o.source_updated_at))
         .collect();
-    let ws = inspect(root)?;
+    // Likewise the diff: nothing but this run wrote the database since
+    // (another process's consolidation would have), so the baseline is the
+    // one the diff stage compared with; a file changed meanwhile by hand or
+    // by `memkit add` is a change the next consolidation takes up.
+    let ws = match &opts.inspected {
+        Some(i) if i.fingerprint == crate::stages::sync::inputs_fingerprint(store)? => {
+            remove_diff_file(root)?;
+            i.workspace.clone()
+        }
+        _ => inspect(root)?,
+    };
     report.changes = ws.changes.len();
     if ws.changes.is_empty() && check_artifacts(root).is_ok() {
         report.outcome = "no_changes";

@@ -8,6 +8,7 @@ use crate::memory::{WORKSPACE_DIFF_MD, layout};
 use std::path::Path;
 
 /// The memory folder compared with its baseline.
+#[derive(Debug, Clone)]
 pub struct Workspace {
     /// The baseline repository.
     pub baseline: Baseline,

@@ -272,6 +272,7 @@ fn run_stages(
     // scan of its own.
     let mut scanned = false;
     let mut synced: Option<sync::Synced> = None;
+    let mut inspected: Option<consolidate::Inspected> = None;
     for stage in Stage::ALL {
         if !opts.stages.contains(&stage) {
             continue;
@@ -321,13 +322,19 @@ fn run_stages(
                 Ok(report)
             })
             .map(StageReport::Sync),
-            Stage::Diff => record_stage(store, &run_id, stage.name(), |_| {
+            Stage::Diff => record_stage(store, &run_id, stage.name(), |s| {
+                let fingerprint = sync::inputs_fingerprint(s)?;
                 let ws = diff::inspect(&cfg.memory_root)?;
                 diff::write_diff_file(&cfg.memory_root, &ws)?;
-                Ok(DiffReport {
+                let report = DiffReport {
                     changes: ws.changes.len(),
                     baseline: ws.baseline.head_short()?,
-                })
+                };
+                inspected = Some(consolidate::Inspected {
+                    workspace: ws,
+                    fingerprint,
+                });
+                Ok(report)
             })
             .map(StageReport::Diff),
             Stage::Consolidate => {
@@ -336,6 +343,7 @@ fn run_stages(
                     force: false,
                     run_id: run_id.clone(),
                     synced: synced.take(),
+                    inspected: inspected.take(),
                 };
                 record_stage(store, &run_id, stage.name(), |s| {
                     consolidate::run(cfg, s, &co)
