@@ -267,6 +267,16 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX idx_threads_read_problems ON threads(rollout_path)
         WHERE read_error IS NOT NULL OR read_warning IS NOT NULL;
     "#,
+    // 11: the phase-2 ranking in index order, so choosing the outputs to
+    // consolidate reads about as many index entries as it takes instead of
+    // sorting every output; the month's spending summed from an index alone.
+    r#"
+    CREATE INDEX idx_stage1_outputs_rank ON stage1_outputs(
+        COALESCE(usage_count, 0) DESC, COALESCE(last_usage, source_updated_at) DESC,
+        source_updated_at DESC, thread_id DESC, last_usage, usage_count);
+    CREATE INDEX idx_ledger_month ON ledger(at, tokens_in, tokens_out, cost, sync_cost, codex_cost);
+    DROP INDEX idx_ledger_at;
+    "#,
 ];
 
 /// The schema version this build writes.

@@ -39,11 +39,12 @@ pub fn select_for_phase2(
         return Ok(Vec::new());
     }
     let cutoff = now - max_unused_secs.max(0);
-    // Ranked on the covering index alone; the texts are read only for the
-    // outputs taken (an output whose texts are both blank is passed over).
+    // Read in rank order from the covering index alone, as far as needed;
+    // the texts are read only for the outputs taken (an output whose texts
+    // are both blank is passed over).
     let mut ranked = conn.prepare(
         "SELECT so.thread_id, so.source_updated_at, so.usage_count, so.last_usage
-         FROM stage1_outputs so INDEXED BY idx_stage1_outputs_selection
+         FROM stage1_outputs so INDEXED BY idx_stage1_outputs_rank
          WHERE (so.last_usage IS NOT NULL AND so.last_usage >= ?1)
                 OR (so.last_usage IS NULL AND so.source_updated_at >= ?1)
          ORDER BY COALESCE(so.usage_count, 0) DESC, COALESCE(so.last_usage, so.source_updated_at) DESC,
