@@ -4,7 +4,8 @@
 //! `mongosh -p X`, `curl -u user:X` / `-b 'session=X'`, `ldapsearch -w X`,
 //! `sqlcmd -P X`, `htpasswd -b file user X`, `smbclient -U user%X`,
 //! `zip -P X` / `7z -pX`, `sqlplus user/X@db`, `ngrok config add-authtoken X`,
-//! `gh secret set NAME --body X`, `fly secrets set NAME=X`.
+//! `gh secret set NAME --body X`, `fly secrets set NAME=X`, `lftp -u user,X`,
+//! `xfreerdp /p:X`, `snyk auth X`, `vault login X`, `setx NAME X`.
 
 use super::Finding;
 use super::entropy::{looks_like_password, looks_random};
@@ -59,6 +60,16 @@ pub(super) enum Cmd {
     ResetPassword,
     /// PowerShell's `ConvertTo-SecureString "X" -AsPlainText`.
     SecureString,
+    /// `lftp -u user,X`.
+    Lftp,
+    /// `xfreerdp /p:X` (any FreeRDP client), `rdesktop -p X`.
+    Rdp,
+    /// `snyk auth X` (the token is a UUID).
+    Snyk,
+    /// `vault login X`, `vault login token=X`.
+    VaultLogin,
+    /// Windows' `setx NAME X`: the value, when the name is a secret's.
+    Setx,
 }
 
 /// The arguments on the rest of the line: `(start, end)` of each, quotes removed.
@@ -252,6 +263,43 @@ pub(super) fn network_credential(text: &[u8], hit_end: usize, out: &mut Vec<Find
     }
 }
 
+/// A call whose second argument is a secret when it is a string literal
+/// (keyword ending at `hit_end`, after the `(`): `jwt.sign(payload,
+/// 'X')`, `jwt.encode(claims, "X", …)`, `algoliasearch('APP_ID', 'X')`.
+pub(super) fn second_argument(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    use super::lex::{skip_blanks, value_at};
+    // The first argument, to its comma: brackets and quotes nest.
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    let limit = text.len().min(hit_end + 512);
+    let mut i = hit_end;
+    while i < limit {
+        let b = text[i];
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'"' | b'\'' | b'`' => quote = Some(b),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' if depth == 0 => return,
+                b')' | b']' | b'}' => depth -= 1,
+                b',' if depth == 0 => break,
+                b'\n' | b';' => return,
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    if i >= limit {
+        return;
+    }
+    if let Some(v) =
+        value_at(text, skip_blanks(text, i + 1)).filter(|v| v.quoted && v.end - v.start >= 8)
+    {
+        push(text, v.start, v.end, out);
+    }
+}
+
 /// How a password flag carries its value.
 #[derive(Clone, Copy)]
 enum Carries {
@@ -294,6 +342,8 @@ const PASSWORD_FLAGS: &[(Cmd, &[u8], Carries)] = &[
     (Cmd::SecretSet, b"-b", Carries::Attached),
     (Cmd::Openssl, b"-k", Carries::Next),
     (Cmd::Putty, b"-pw", Carries::Next),
+    (Cmd::Rdp, b"/p:", Carries::Attached),
+    (Cmd::Rdp, b"-p", Carries::Next),
 ];
 
 /// Looks at the arguments after the command name at `hit..hit_end`.
@@ -340,6 +390,26 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
         }
         Cmd::ResetPassword => {
             if let Some(&(s, e)) = list.first() {
+                push(text, s, e, out);
+            }
+            return;
+        }
+        // The token: the first argument that is not a flag (`-method=…`).
+        Cmd::VaultLogin => {
+            if let Some(&(s, e)) = list.iter().find(|&&(s, e)| !text[s..e].starts_with(b"-")) {
+                let s = if text[s..e].starts_with(b"token=") {
+                    s + 6
+                } else {
+                    s
+                };
+                push_token(text, s, e, out);
+            }
+            return;
+        }
+        Cmd::Setx => {
+            if let [(ns, ne), (s, e), ..] = list[..]
+                && super::generic::classify(&text[ns..ne]).is_some()
+            {
                 push(text, s, e, out);
             }
             return;
@@ -411,6 +481,23 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
             Cmd::Rabbitmq if matches!(a, b"add_user" | b"change_password") => {
                 if let Some(&(s, e)) = list.get(i + 2) {
                     push(text, s, e, out);
+                }
+            }
+            Cmd::Lftp if a == b"-u" => {
+                if let Some((s, e)) = next
+                    && let Some(c) = text[s..e].iter().position(|&b| b == b',')
+                {
+                    push(text, s + c + 1, e, out);
+                }
+            }
+            // A UUID, which elsewhere is an id and not a secret.
+            Cmd::Snyk if a == b"auth" => {
+                if let Some((s, e)) = next.filter(|&(s, e)| e - s >= 32) {
+                    out.push(Finding {
+                        rule: "cli_token",
+                        start: s,
+                        end: e,
+                    });
                 }
             }
             // A UUID, which elsewhere is an id and not a secret.

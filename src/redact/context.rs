@@ -5,7 +5,7 @@
 
 use super::Finding;
 use super::entropy::{Shape, looks_random};
-use super::lex::{alnum, b64, ends_word, run, starts_word, word};
+use super::lex::{alnum, b64, ends_word, run, skip_blanks, starts_word, word};
 use super::placeholders::is_harmless;
 
 /// How far from its anchor a companion secret is looked for.
@@ -329,6 +329,143 @@ pub(super) fn prose_password(text: &[u8], hit_end: usize, out: &mut Vec<Finding>
     }
 }
 
+/// "login is ops / X", "creds: admin / X" (keyword ending at `hit_end`): a
+/// user name, a slash, and the password.
+pub(super) fn login_pair(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let user = skip_blanks(text, hit_end);
+    let user_end = run(text, user, 64, |b| !b.is_ascii_whitespace() && b != b'/');
+    let slash = skip_blanks(text, user_end);
+    if user_end == user || text.get(slash) != Some(&b'/') || slash == user_end {
+        return;
+    }
+    prose_password(text, skip_blanks(text, slash + 1), out);
+}
+
+/// An API key that is a UUID (Heroku's), in prose after the provider's name
+/// (keyword at `hit..hit_end`) and a word naming a key: "a Heroku key
+/// (e321b2b3-…)". A UUID elsewhere is an id.
+pub(super) fn uuid_key_near(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    if !starts_word(text, hit) {
+        return;
+    }
+    let to = text.len().min(hit_end + 80);
+    let mut named = false;
+    let mut i = hit_end;
+    while i < to {
+        let end = run(text, i, 64, |b| b.is_ascii_alphanumeric() || b == b'-');
+        if end == i {
+            i += 1;
+            continue;
+        }
+        let w = &text[i..end];
+        if is_uuid(w) && named {
+            out.push(Finding {
+                rule: "provider_api_key",
+                start: i,
+                end,
+            });
+            return;
+        }
+        named |= ["key", "token", "api"]
+            .iter()
+            .any(|k| w.eq_ignore_ascii_case(k.as_bytes()));
+        i = end;
+    }
+}
+
+/// Whether `v` is a UUID (8-4-4-4-12 hex digits).
+fn is_uuid(v: &[u8]) -> bool {
+    v.len() == 36
+        && v.iter().enumerate().all(|(k, &b)| match k {
+            8 | 13 | 18 | 23 => b == b'-',
+            _ => b.is_ascii_hexdigit(),
+        })
+}
+
+/// "that's the Cloudflare token" (keyword ending at `hit_end`) after a line
+/// that holds one generated-looking word: that word, when the sentence goes
+/// on to name a key, token, password or secret within five words.
+pub(super) fn named_after(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    let sentence = run(text, hit_end, 64, |b| b != b'.' && b != b',' && b != b'\n');
+    let names = text[hit_end..sentence]
+        .split(|&b| b == b' ')
+        .take(5)
+        .any(|w| {
+            ["key", "token", "password", "secret"]
+                .iter()
+                .any(|k| w.eq_ignore_ascii_case(k.as_bytes()))
+        });
+    if !names {
+        return;
+    }
+    // The previous non-empty line, real or escaped breaks between.
+    let mut end = hit;
+    loop {
+        let before = super::lex::run_back(text, end, 8, |b| b == b' ' || b == b'\t');
+        let broken = super::lex::run_back(text, before, 8, |b| matches!(b, b'\n' | b'\r'));
+        let escaped = if broken == before && before >= 2 && &text[before - 2..before] == b"\\n" {
+            before - 2
+        } else {
+            broken
+        };
+        if escaped == before {
+            break;
+        }
+        end = escaped;
+    }
+    if end == hit {
+        return;
+    }
+    let start = super::lex::run_back(text, end, 128, |b| !b.is_ascii_whitespace() && b != b'"');
+    let v = &text[start..end];
+    // Alone on its line, or first in a JSON string.
+    let alone =
+        super::lex::line_start(text, start, 4) == start || (start > 0 && text[start - 1] == b'"');
+    // Hex is a commit or a digest far more often than a key.
+    let hex = v.iter().all(u8::is_ascii_hexdigit);
+    if alone && v.len() >= 20 && !hex && looks_random(v) && !is_harmless(v) {
+        out.push(Finding {
+            rule: "prose_secret",
+            start,
+            end,
+        });
+    }
+}
+
+/// Past a short phrase that says what a password or token is for, from
+/// `hit_end` (after `password `, `authtoken `): `for`, `of` or `on`, at most
+/// five words, then `is`, `was`, `:` or `=` — the start of the next word.
+fn past_phrase(text: &[u8], hit_end: usize) -> Option<usize> {
+    let word_at = |i: usize| {
+        let end = run(text, i, 32, |b| {
+            b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
+        });
+        (i, end)
+    };
+    let (s, e) = word_at(hit_end);
+    if !matches!(&text[s..e], b"for" | b"of" | b"on") {
+        return None;
+    }
+    let mut i = e;
+    for _ in 0..6 {
+        if matches!(text.get(i), Some(b':' | b'=')) {
+            return Some(skip_blanks(text, i + 1));
+        }
+        if text.get(i) != Some(&b' ') {
+            return None;
+        }
+        let (s, e) = word_at(i + 1);
+        if e == s {
+            return None;
+        }
+        if matches!(&text[s..e], b"is" | b"was") && text.get(e) == Some(&b' ') {
+            return Some(e + 1);
+        }
+        i = e;
+    }
+    None
+}
+
 /// The word after a prose keyword ending at `hit_end`: past an opening
 /// quote, without the punctuation that ends the sentence or closes a quote.
 fn prose_word(text: &[u8], hit_end: usize) -> (usize, usize) {
@@ -350,6 +487,11 @@ fn prose_word(text: &[u8], hit_end: usize) -> (usize, usize) {
 /// the next word, when it looks generated (long, random, not hex, no path
 /// or URL).
 pub(super) fn prose_random(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    // "the admin password for the staging box is X": the sentence says
+    // what X is, so a password's shape is enough.
+    if let Some(after) = past_phrase(text, hit_end) {
+        return prose_password(text, after, out);
+    }
     let (start, end) = prose_word(text, hit_end);
     let v = &text[start..end];
     // Hex and UUIDs in prose are digests and ids far more often than keys.

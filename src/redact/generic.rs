@@ -101,6 +101,8 @@ const KEY_NOT_SECRET: &[&str] = &[
     "react",
     "js",
     "ssh",
+    // reCAPTCHA, hCaptcha and Turnstile site keys are public by design.
+    "site",
 ];
 
 /// Words before `token` that make it something other than a credential.
@@ -396,6 +398,19 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
     None
 }
 
+/// Whether the name at `name_start` is a field of an AWS ARN
+/// (`arn:aws:secretsmanager:…:secret:prod/db-AbC123`): a resource's name,
+/// not its value.
+fn in_arn(text: &[u8], name_start: usize) -> bool {
+    if name_start == 0 || text[name_start - 1] != b':' {
+        return false;
+    }
+    let token = run_back(text, name_start, 256, |b| {
+        !b.is_ascii_whitespace() && !matches!(b, b'"' | b'\'' | b'\\' | b'=')
+    });
+    text[token..name_start].starts_with(b"arn:")
+}
+
 /// Finds a secret-named assignment or flag around the keyword at `hit..hit_end`.
 pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
     let mut name_start = run_back(text, hit, 64, name_byte);
@@ -405,7 +420,7 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     }
     let name_end = run(text, hit_end, 64, name_byte);
     // `scheme://user:password@host`: the URL rule keeps the host.
-    if text[..name_start].ends_with(b"://") {
+    if text[..name_start].ends_with(b"://") || in_arn(text, name_start) {
         return;
     }
     let full = &text[name_start..name_end];
@@ -660,6 +675,59 @@ pub(super) fn identified(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
     }
 }
 
+/// A Terraform variable named as a secret, and its default: `variable
+/// "api_token" { … default = "X" }` (keyword ending at `hit_end`, past
+/// `variable `).
+pub(super) fn terraform_variable(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let Some(name) = value_at(text, hit_end).filter(|v| v.quoted) else {
+        return;
+    };
+    if classify(&text[name.start..name.end]).is_none() {
+        return;
+    }
+    // The block, up to its first closing brace (a default is a scalar).
+    let close = run(text, name.end, 1024, |b| b != b'}');
+    let block = &text[name.end..close];
+    let Some(at) = super::lex::find(block, b"default") else {
+        return;
+    };
+    let eq = skip_blanks(text, name.end + at + 7);
+    if text.get(eq) != Some(&b'=') {
+        return;
+    }
+    if let Some(v) = value_at(text, skip_blanks(text, eq + 1)).filter(|v| v.quoted)
+        && accepts(text, Kind::Secret, v, Sep::Blank)
+    {
+        out.push(Finding {
+            rule: "secret_assignment",
+            start: v.start,
+            end: v.end,
+        });
+    }
+}
+
+/// MySQL's `SET PASSWORD [FOR user] = 'password'` (or `= PASSWORD('…')`);
+/// `hit_end` is past `set password`.
+pub(super) fn set_password(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let statement = run(text, hit_end, 256, |b| !matches!(b, b';' | b'\n' | b'='));
+    if text.get(statement) != Some(&b'=') {
+        return;
+    }
+    let mut i = skip_blanks(text, statement + 1);
+    if text.len() >= i + 9 && text[i..i + 9].eq_ignore_ascii_case(b"password(") {
+        i += 9;
+    }
+    if let Some(v) = value_at(text, i).filter(|v| v.quoted)
+        && accepts(text, Kind::Password, v, Sep::Blank)
+    {
+        out.push(Finding {
+            rule: "password_assignment",
+            start: v.start,
+            end: v.end,
+        });
+    }
+}
+
 /// MySQL's `IDENTIFIED WITH <plugin> BY 'password'`; `hit_end` is past `with`.
 fn identified_with(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
     let plugin = skip_blanks(text, hit_end);
@@ -687,12 +755,12 @@ fn openssl_pass(text: &[u8], name_start: usize, name: &[u8]) -> Option<Kind> {
 }
 
 /// `pass: X` / `pass=X` opening a line of credentials (`user: …` /
-/// `pass: …` pasted in a chat, a config listing): `pass` alone is a
-/// password only there, lower case and with its own `:` or `=` — `--- PASS:
-/// TestX` and Python's `pass` are not.
+/// `pass: …` pasted in a chat, a config listing, an indented YAML block):
+/// `pass` alone is a password only there, lower case and with its own `:`
+/// or `=` — `--- PASS: TestX` and Python's `pass` are not.
 fn pass_line(text: &[u8], name_start: usize, name_end: usize, name: &[u8]) -> Option<Kind> {
     (name == b"pass"
-        && super::lex::line_start(text, name_start, 2) == name_start
+        && at_line_start(text, name_start)
         && matches!(text.get(name_end), Some(b':' | b'='))
         && text.get(name_end + 1) != Some(&b':'))
     .then_some(Kind::Password)

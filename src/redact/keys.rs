@@ -1,6 +1,7 @@
 //! Key material with structure: PEM / OpenSSH / PGP private-key blocks (also
 //! with their newlines escaped inside JSON strings, also truncated), such
-//! blocks base64-encoded again (kubeconfig `client-key-data`), and JWTs.
+//! blocks base64-encoded again (kubeconfig `client-key-data`), JWTs, and
+//! wallets' keys: Bitcoin's wallet import format, a Solana keypair file.
 
 use super::Finding;
 use super::codec::b64_decode_prefix;
@@ -194,6 +195,90 @@ pub(super) fn jwk(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
         }
         i = end;
     }
+}
+
+/// How far from a word naming a wallet key the key is looked for.
+const WALLET_WINDOW: usize = 2048;
+
+/// Bitcoin's base58 alphabet (no `0`, `O`, `I`, `l`).
+fn base58(b: u8) -> bool {
+    b.is_ascii_alphanumeric() && !matches!(b, b'0' | b'O' | b'I' | b'l')
+}
+
+/// A Bitcoin private key in wallet import format after a word naming it
+/// (`WIF:`, `importprivkey`, `dumpprivkey`), keyword at `hit..hit_end`: 51
+/// base58 characters from `5H`, `5J` or `5K` (uncompressed), 52 from `K`
+/// or `L` (compressed).
+pub(super) fn wif_near(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    if !super::lex::starts_word(text, hit) || !super::lex::ends_word(text, hit_end) {
+        return;
+    }
+    let to = text.len().min(hit_end + 256);
+    let mut i = hit_end;
+    while i < to {
+        if !base58(text[i]) || (i > 0 && text[i - 1].is_ascii_alphanumeric()) {
+            i += 1;
+            continue;
+        }
+        let end = run(text, i, 64, base58);
+        let v = &text[i..end];
+        let wif = (v.len() == 52 && matches!(v[0], b'K' | b'L'))
+            || (v.len() == 51 && v[0] == b'5' && matches!(v[1], b'H' | b'J' | b'K'));
+        if wif && !text.get(end).is_some_and(u8::is_ascii_alphanumeric) {
+            out.push(Finding {
+                rule: "wallet_key",
+                start: i,
+                end,
+            });
+            return;
+        }
+        i = end.max(i + 1);
+    }
+}
+
+/// A Solana keypair file's 64 bytes as a JSON array (`[12,250,…]`), before
+/// or after a word naming it (`solana`, `keypair`, `id.json`) at `hit`: the
+/// numbers go, the brackets stay.
+pub(super) fn byte_array_key_near(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    let from = hit.saturating_sub(WALLET_WINDOW);
+    let to = text.len().min(hit + WALLET_WINDOW);
+    let mut i = from;
+    while i < to {
+        if text[i] == b'['
+            && let Some(end) = byte_array_end(text, i + 1, 64)
+        {
+            out.push(Finding {
+                rule: "wallet_key",
+                start: i + 1,
+                end,
+            });
+            i = end;
+        }
+        i += 1;
+    }
+}
+
+/// Where an array of exactly `n` numbers from 0 to 255 that starts at `i`
+/// (after its `[`) ends (at its `]`).
+fn byte_array_end(text: &[u8], mut i: usize, n: usize) -> Option<usize> {
+    for k in 0..n {
+        i = run(text, i, 4, |b| b == b' ');
+        let digits = run(text, i, 4, |b| b.is_ascii_digit());
+        if digits == i || digits - i > 3 {
+            return None;
+        }
+        let value: u32 = std::str::from_utf8(&text[i..digits]).ok()?.parse().ok()?;
+        if value > 255 {
+            return None;
+        }
+        i = run(text, digits, 4, |b| b == b' ');
+        match text.get(i) {
+            Some(b',') if k + 1 < n => i += 1,
+            Some(b']') if k + 1 == n => return Some(digits),
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// A PuTTY key file's private part: the base64 lines counted by its

@@ -103,15 +103,49 @@ pub(super) fn after_command(
     if !names_a_secret(&text[line_start..cmd_end], i) {
         return None;
     }
+    // A key file's digits said in words on the same line ("master.key is X").
+    if let Printed::Hex(n) = kind
+        && hex_word(text, hit_end, cmd_end, n, out)
+    {
+        return Some(kind);
+    }
     // A command inside a JSON record: its output is the value of an output
     // field of the same record, if it has one (a call's id is not output).
-    let (from, to) = if matches!(text.get(cmd_end), Some(b'"' | b'\\')) {
+    // A command echoed at the head of its own output (`"$ cat key\nX"`)
+    // ends at an escaped line break: the output follows in the same string.
+    let escaped_break = text.get(cmd_end) == Some(&b'\\')
+        && matches!(super::lex::escape_at(text, cmd_end), Some((b'n' | b'r', _)));
+    let (from, to) = if escaped_break {
+        (cmd_end, text.len().min(cmd_end + WINDOW))
+    } else if matches!(text.get(cmd_end), Some(b'"' | b'\\')) {
         let value = output_field(text, cmd_end)?;
         (value, string_end(text, value))
     } else {
         (cmd_end, text.len().min(cmd_end + WINDOW))
     };
     output_secret(text, from, to, kind, out).then_some(kind)
+}
+
+/// The first word of exactly `n` hex digits in `from..to`, taken.
+fn hex_word(text: &[u8], from: usize, to: usize, n: usize, out: &mut Vec<Finding>) -> bool {
+    let mut i = from;
+    while i < to {
+        let end = run(text, i, to - i, |b| b.is_ascii_alphanumeric());
+        if end == i {
+            i += 1;
+            continue;
+        }
+        if end - i == n && is_hex(&text[i..end]) {
+            out.push(Finding {
+                rule: "printed_secret",
+                start: i,
+                end,
+            });
+            return true;
+        }
+        i = end;
+    }
+    false
 }
 
 /// The end of the JSON string that opens (after blanks) at `from`: the next

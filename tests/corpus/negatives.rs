@@ -1262,6 +1262,69 @@ fn generated_public(rng: &mut Rng) -> Vec<(&'static str, String)> {
 }
 
 /// The whole negative corpus (deterministic).
+/// Look-alikes of what the named-secret rules take: public site keys, ARNs,
+/// a password said to be elsewhere, variables, short byte arrays, commits.
+fn named_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
+    let bytes: Vec<String> = (0..32).map(|_| rng.below(256).to_string()).collect();
+    vec![
+        (
+            "public",
+            format!("NEXT_PUBLIC_RECAPTCHA_SITE_KEY=6L{}", rng.string(URL, 38)),
+        ),
+        (
+            "public",
+            format!("TURNSTILE_SITE_KEY: 0x4AAAAAAA{}", rng.string(ALNUM, 14)),
+        ),
+        (
+            "secret_ref",
+            format!(
+                "arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/api/stripe-{}",
+                rng.string(ALNUM, 6)
+            ),
+        ),
+        (
+            "prose",
+            "the password for the admin account is stored in 1Password".to_string(),
+        ),
+        (
+            "prose",
+            "importprivkey needs the WIF string and a label".to_string(),
+        ),
+        (
+            "code",
+            "const token = jwt.sign(payload, process.env.JWT_SECRET, { expiresIn: '1h' });"
+                .to_string(),
+        ),
+        (
+            "code",
+            "variable \"region\" {\n  type    = string\n  default = \"eu-west-1\"\n}".to_string(),
+        ),
+        (
+            "code",
+            "variable \"db_password\" {\n  type      = string\n  sensitive = true\n}".to_string(),
+        ),
+        (
+            "public",
+            format!(
+                "solana-keygen pubkey ~/.config/solana/id.json\n[{}]",
+                bytes.join(",")
+            ),
+        ),
+        (
+            "digest",
+            format!(
+                "{}\n\nthat's the commit that broke the token refresh",
+                rng.string(HEX, 40)
+            ),
+        ),
+        ("prose", "login is required / see the wiki".to_string()),
+        (
+            "prose",
+            "The Heroku app key is in the dashboard, not in the repo.".to_string(),
+        ),
+    ]
+}
+
 pub fn all() -> Vec<Negative> {
     let mut rng = Rng::new(0x0DDB_A115_2025);
     let mut out: Vec<Negative> = FIXED
@@ -1283,6 +1346,7 @@ pub fn all() -> Vec<Negative> {
     out.extend(
         generated_public(&mut rng)
             .into_iter()
+            .chain(named_lookalikes(&mut rng))
             .map(|(category, text)| Negative { category, text }),
     );
     out

@@ -3207,6 +3207,172 @@ fn typed_passwords(rng: &mut Rng, out: &mut Vec<Positive>) {
     }
 }
 
+/// Secrets named by the sentence or the call around them, and wallets'
+/// keys: a key file echoed in a tool's output, prose ("the root password on
+/// the build box is X", "configured with key `X`"), login pairs, a
+/// generated line a later sentence names, call arguments (`jwt.sign`,
+/// `algoliasearch`), Terraform variable defaults, MySQL's `SET PASSWORD`,
+/// `.pgpass` wildcards, more commands (`lftp`, `xfreerdp`, `snyk`, `vault
+/// login`, `setx`, SQLcl, secret stores fed by a pipe), Bitcoin WIF keys
+/// and Solana keypair files.
+fn named_secrets(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let base58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    let hex32 = rng.string(HEX, 32);
+    out.push(Positive {
+        family: "named",
+        kind: "echoed_key_file",
+        text: format!(
+            "{{\"type\":\"tool_result\",\"content\":\"$ cat config/master.key\\n{hex32}\\n\",\"is_error\":false}}"
+        ),
+        secrets: vec![hex32],
+    });
+    let hex32 = rng.string(HEX, 32);
+    out.push(Positive {
+        family: "named",
+        kind: "echoed_key_file",
+        text: format!("fyi our master.key is {hex32} — don't commit it"),
+        secrets: vec![hex32],
+    });
+    let prose: &[Context] = &[
+        |_, p| format!("the root password on the build box is {p} (rotate after the demo)"),
+        |_, p| format!("Password for the grafana admin: {p}"),
+        |_, p| format!("login is deploy / {p}"),
+        |_, p| format!("creds: svc-backup / {p}"),
+    ];
+    for ctx in prose {
+        let p = format!("{}#{}", rng.string(ALNUM, 8), rng.string(ALNUM, 5));
+        out.push(Positive {
+            family: "named",
+            kind: "prose_password",
+            text: ctx("", &p),
+            secrets: vec![p],
+        });
+    }
+    let tokens: &[Context] = &[
+        |_, t| format!("Done: the uploader is now configured with key `{t}`."),
+        |_, t| format!("ngrok: authtoken for this agent: {t}"),
+        |_, t| format!("{t}\n\nthis is the Linear token, store it in 1Password please"),
+        |_, t| format!("\"content\":\"{t}\\n\\nthat's the Sentry auth token for CI\""),
+    ];
+    for ctx in tokens {
+        let t = rng.string(ALNUM, 44);
+        out.push(Positive {
+            family: "named",
+            kind: "prose_token",
+            text: ctx("", &t),
+            secrets: vec![t],
+        });
+    }
+    let uuid = |rng: &mut Rng| {
+        format!(
+            "{}-{}-4{}-a{}-{}",
+            rng.string(HEX, 8),
+            rng.string(HEX, 4),
+            rng.string(HEX, 3),
+            rng.string(HEX, 3),
+            rng.string(HEX, 12)
+        )
+    };
+    let u = uuid(rng);
+    out.push(Positive {
+        family: "named",
+        kind: "uuid_key",
+        text: format!("Here's the Heroku API key ({u}); the pipeline reads HEROKU_API_KEY."),
+        secrets: vec![u],
+    });
+    let u = uuid(rng);
+    out.push(Positive {
+        family: "named",
+        kind: "uuid_key",
+        text: format!("snyk auth {u} && snyk monitor"),
+        secrets: vec![u],
+    });
+    let calls: &[Context] = &[
+        |_, s| format!("const token = jwt.sign({{ sub: user.id }}, '{s}', {{ expiresIn: '2h' }});"),
+        |_, s| format!("token = jwt.encode({{\"sub\": 7}}, \"{s}\", algorithm=\"HS256\")"),
+        |_, s| format!("const index = algoliasearch('Q2W3E4R5T6', '{s}').initIndex('docs');"),
+        |_, s| {
+            format!(
+                "variable \"signing_secret\" {{\n  type      = string\n  sensitive = true\n  default   = \"{s}\"\n}}"
+            )
+        },
+        |_, s| format!("mysql> SET PASSWORD FOR 'report'@'%' = '{s}';"),
+        |_, s| format!("SET PASSWORD = PASSWORD('{s}');"),
+        |_, s| format!("smtp:\n  host: mail.acme.io\n  user: bot\n  pass: {s}\n"),
+    ];
+    for ctx in calls {
+        let s = format!("{}{}", rng.string(HEX, 24), rng.string(ALNUM, 8));
+        out.push(Positive {
+            family: "named",
+            kind: "argument_or_default",
+            text: ctx("", &s),
+            secrets: vec![s],
+        });
+    }
+    let commands: &[Context] = &[
+        |_, p| format!("*:*:*:replicator:{p}"),
+        |_, p| format!("db.internal:*:*:app:{p}"),
+        |_, p| format!("sqlcl admin/{p}@//adb.eu-frankfurt-1.oraclecloud.com:1522/orders_high"),
+        |_, p| format!("lftp -u mirror,'{p}' sftp://files.acme.io -e 'mirror -R dist /www'"),
+        |_, p| format!("xfreerdp /v:build-win01 /u:Administrator /p:'{p}' /cert:ignore"),
+        |_, p| format!("setx DEPLOY_TOKEN \"{p}\""),
+        |_, p| format!("printf '%s' '{p}' | gcloud secrets create stripe-key --data-file=-"),
+        |_, p| format!("echo -n '{p}' | docker secret create db_password -"),
+    ];
+    for ctx in commands {
+        let p = format!("{}_{}", rng.string(ALNUM, 12), rng.string(ALNUM, 6));
+        out.push(Positive {
+            family: "named",
+            kind: "command_secret",
+            text: ctx("", &p),
+            secrets: vec![p],
+        });
+    }
+    let vault = format!("hvs.{}", rng.string(ALNUM, 90));
+    out.push(Positive {
+        family: "named",
+        kind: "command_secret",
+        text: format!("$ vault login -method=token {vault}\nSuccess! You are now authenticated."),
+        secrets: vec![vault],
+    });
+    let legacy = format!("s.{}", rng.string(ALNUM, 24));
+    out.push(Positive {
+        family: "named",
+        kind: "command_secret",
+        text: format!("vault login token={legacy}"),
+        secrets: vec![legacy],
+    });
+    for (prefix, len, context) in [
+        ("K", 51, "WIF: "),
+        ("L", 51, "bitcoin-cli importprivkey "),
+        ("5J", 49, "electrum> dumpprivkey bc1q… => "),
+    ] {
+        let key = format!("{prefix}{}", rng.string(base58, len));
+        out.push(Positive {
+            family: "wallets",
+            kind: "bitcoin_wif",
+            text: format!("{context}{key} \"cold\""),
+            secrets: vec![key],
+        });
+    }
+    let bytes: Vec<String> = (0..64).map(|_| rng.below(256).to_string()).collect();
+    let array = format!("[{}]", bytes.join(","));
+    out.push(Positive {
+        family: "wallets",
+        kind: "solana_keypair",
+        text: format!("$ cat ~/.config/solana/id.json\n{array}"),
+        secrets: vec![array],
+    });
+    let bytes: Vec<String> = (0..64).map(|_| rng.below(256).to_string()).collect();
+    let array = format!("[{}]", bytes.join(", "));
+    out.push(Positive {
+        family: "wallets",
+        kind: "solana_keypair",
+        text: format!("{{\"content\":\"{array}\",\"filePath\":\"deploy/keypair.json\"}}"),
+        secrets: vec![array],
+    });
+}
+
 /// The whole positive corpus (deterministic).
 pub fn all() -> Vec<Positive> {
     let mut rng = Rng::new(0x5EC2_E7C0_2025);
@@ -3229,5 +3395,6 @@ pub fn all() -> Vec<Positive> {
     session_cookies(&mut rng, &mut out);
     more_providers(&mut rng, &mut out);
     typed_passwords(&mut rng, &mut out);
+    named_secrets(&mut rng, &mut out);
     out
 }
