@@ -68,8 +68,11 @@ pub(super) enum Cmd {
     Snyk,
     /// `vault login X`, `vault login token=X`.
     VaultLogin,
-    /// Windows' `setx NAME X`: the value, when the name is a secret's.
+    /// Windows' `setx NAME X`, Apache's and csh's `setenv NAME X`, nginx's
+    /// `proxy_set_header NAME X`: the value, when the name is a secret's.
     Setx,
+    /// `cqlsh -p X`.
+    Cqlsh,
 }
 
 /// The arguments on the rest of the line: `(start, end)` of each, quotes removed.
@@ -263,14 +266,17 @@ pub(super) fn network_credential(text: &[u8], hit_end: usize, out: &mut Vec<Find
     }
 }
 
-/// A call whose second argument is a secret when it is a string literal
-/// (keyword ending at `hit_end`, after the `(`): `jwt.sign(payload,
-/// 'X')`, `jwt.encode(claims, "X", …)`, `algoliasearch('APP_ID', 'X')`.
-pub(super) fn second_argument(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+/// The `n`-th argument of a call (keyword ending at `hit_end`, after the
+/// `(`), when it is a string literal: the secret of `jwt.sign(payload,
+/// 'X')`, `jwt.encode(claims, "X", …)` and `algoliasearch('APP_ID', 'X')`
+/// (second), of JDBC's `DriverManager.getConnection(url, "user", "X")`
+/// (third). Arguments may span lines.
+pub(super) fn argument(text: &[u8], hit_end: usize, n: usize, out: &mut Vec<Finding>) {
     use super::lex::{skip_blanks, value_at};
-    // The first argument, to its comma: brackets and quotes nest.
+    // The arguments before it, to their commas: brackets and quotes nest.
     let mut depth = 0usize;
     let mut quote: Option<u8> = None;
+    let mut commas = 0;
     let limit = text.len().min(hit_end + 512);
     let mut i = hit_end;
     while i < limit {
@@ -283,8 +289,13 @@ pub(super) fn second_argument(text: &[u8], hit_end: usize, out: &mut Vec<Finding
                 b'(' | b'[' | b'{' => depth += 1,
                 b')' | b']' | b'}' if depth == 0 => return,
                 b')' | b']' | b'}' => depth -= 1,
-                b',' if depth == 0 => break,
-                b'\n' | b';' => return,
+                b',' if depth == 0 => {
+                    commas += 1;
+                    if commas + 1 == n {
+                        break;
+                    }
+                }
+                b';' => return,
                 _ => {}
             },
         }
@@ -343,6 +354,7 @@ const PASSWORD_FLAGS: &[(Cmd, &[u8], Carries)] = &[
     (Cmd::Openssl, b"-k", Carries::Next),
     (Cmd::Putty, b"-pw", Carries::Next),
     (Cmd::Rdp, b"/p:", Carries::Attached),
+    (Cmd::Cqlsh, b"-p", Carries::Next),
     (Cmd::Rdp, b"-p", Carries::Next),
 ];
 

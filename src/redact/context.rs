@@ -209,9 +209,17 @@ pub(super) fn provider_key_near(
 /// `MNEMONIC=…`, `derive-private-key "…"`, `fromPhrase("…")`): 12, 15, 18,
 /// 21 or 24 lower-case words of 3 to 8 letters.
 pub(super) fn recovery_phrase(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
-    // The rest of the name (`mnemonics`, `_PHRASE`, `("`), then `=`, `:`, blanks, a quote.
-    let mut i = run(text, hit_end, 16, |b| {
-        b.is_ascii_alphanumeric() || b == b'_'
+    // "seed phrase for the test wallet: …": past what the phrase is for;
+    // else the rest of the name (`mnemonics`, `_PHRASE`, `("`), then `=`,
+    // `:`, blanks, a quote.
+    let mut i = match text.get(hit_end) {
+        Some(b' ') => past_phrase(text, hit_end + 1),
+        _ => None,
+    }
+    .unwrap_or_else(|| {
+        run(text, hit_end, 16, |b| {
+            b.is_ascii_alphanumeric() || b == b'_'
+        })
     });
     // ... or a line break, real or escaped (`Phrase:\n…`).
     loop {
@@ -315,10 +323,13 @@ pub(super) fn prose_password(text: &[u8], hit_end: usize, out: &mut Vec<Finding>
     let (quote, end) = prose_word(text, hit_end);
     let v = &text[quote..end];
     let s = Shape::of(v);
+    // Code around an empty string (`'password is ')).toBe('…`) is not one.
+    let code = v.contains(&b'\'') || v.first().is_some_and(|b| matches!(b, b')' | b']' | b'}'));
     if v.len() >= 6
         && s.lower + s.upper > 0
         && s.digit + s.other > 0
         && !v.contains(&b'/')
+        && !code
         && !is_harmless(v)
     {
         out.push(Finding {
@@ -327,6 +338,193 @@ pub(super) fn prose_password(text: &[u8], hit_end: usize, out: &mut Vec<Finding>
             end,
         });
     }
+}
+
+/// Plaid's access token (keyword `access-production-`, `-sandbox-` or
+/// `-development-` at `hit..hit_end`): the keyword and the UUID after it.
+pub(super) fn plaid_token(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    let end = hit_end + 36;
+    if starts_word(text, hit)
+        && text.len() >= end
+        && is_uuid(&text[hit_end..end])
+        && ends_word(text, end)
+    {
+        out.push(Finding {
+            rule: "provider_token",
+            start: hit,
+            end,
+        });
+    }
+}
+
+/// Confluent Cloud's API key, which Kafka clients give as the SASL user
+/// name (`PlainLoginModule required username="X" password="…"`, keyword
+/// ending at `hit_end`): 16 upper-case letters and digits.
+pub(super) fn sasl_user_key(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let line = super::lex::line_end(text, hit_end, 512);
+    let Some(at) = super::lex::find(&text[hit_end..line], b"username=") else {
+        return;
+    };
+    let from = hit_end + at + 9;
+    let start = run(text, from, 4, |b| matches!(b, b'"' | b'\'' | b'\\'));
+    let end = run(text, start, 17, |b| {
+        b.is_ascii_uppercase() || b.is_ascii_digit()
+    });
+    let s = Shape::of(&text[start..end]);
+    if end - start == 16
+        && s.digit > 0
+        && s.upper > 0
+        && !text.get(end).is_some_and(u8::is_ascii_alphanumeric)
+    {
+        out.push(Finding {
+            rule: "provider_api_key",
+            start,
+            end,
+        });
+    }
+}
+
+/// A webhook's secret path segment after `hit_end`: Mattermost's
+/// `/hooks/<26 lower-case letters and digits>`, IFTTT's
+/// `/with/key/<key>` and `maker.ifttt.com/use/<key>`.
+pub(super) fn hook_segment(text: &[u8], hit_end: usize, mattermost: bool, out: &mut Vec<Finding>) {
+    let end = run(text, hit_end, 64, |b| {
+        b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+    });
+    let v = &text[hit_end..end];
+    let s = Shape::of(v);
+    let ok = if mattermost {
+        v.len() == 26 && s.upper == 0 && s.other == 0 && s.lower > 0 && s.digit > 0
+    } else {
+        v.len() >= 16 && looks_random(v)
+    };
+    if ok && !is_harmless(v) {
+        out.push(Finding {
+            rule: "webhook",
+            start: hit_end,
+            end,
+        });
+    }
+}
+
+/// What a word names in [`named_in_prose`]: a password, or an API key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Named {
+    /// A password: digits and letters are enough.
+    Password,
+    /// An API key: it must look generated.
+    ApiKey,
+    /// A password named in English prose, where more words around look
+    /// like one: eight characters or more of three kinds.
+    Strong,
+}
+
+/// "Das Passwort … lautet X", "mot de passe de la base de prod est X",
+/// "パスワードは X です", "सर्वर का पासवर्ड X है" (keyword ending at
+/// `hit_end`, in any language): past the rest of the keyword's word, the
+/// value after a `:` or `=`, else the first password-shaped word of the
+/// next few on its line — word order differs from language to language,
+/// a password's shape does not.
+pub(super) fn named_in_prose(text: &[u8], hit_end: usize, named: Named, out: &mut Vec<Finding>) {
+    // The rest of the word (a particle, an inflection: `は`, `是`, `-s`).
+    let mut i = run(text, hit_end, 16, |b| {
+        !b.is_ascii_whitespace() && !matches!(b, b':' | b'=')
+    });
+    let limit = text.len().min(i + 160);
+    for _ in 0..8 {
+        if i >= limit {
+            return;
+        }
+        i = run(text, i, limit - i, |b| {
+            matches!(b, b' ' | b'\t' | b':' | b'=' | b'"' | b'\'' | b'`' | b'(')
+        });
+        // A fullwidth colon (`：`).
+        if text[i..].starts_with("：".as_bytes()) {
+            i += 3;
+            continue;
+        }
+        if i >= limit || matches!(text[i], b'\n' | b'\r' | b'\\') {
+            return;
+        }
+        // A word ends at quotes and at an escape (`\n` inside a JSON string).
+        // A password is ASCII: a full-width comma or a particle ends it too.
+        let end = run(text, i, limit - i, |b| {
+            b.is_ascii() && !b.is_ascii_whitespace() && !matches!(b, b'"' | b'`' | b'\'' | b'\\')
+        });
+        let end = i + text[i..end]
+            .iter()
+            .rposition(|&b| !matches!(b, b',' | b'.' | b';' | b')'))
+            .map_or(0, |p| p + 1);
+        let v = &text[i..end];
+        let shaped = match named {
+            Named::Password => password_shaped(v),
+            Named::ApiKey => v.len() >= 20 && looks_random(v),
+            // Not an id (`3f9a2c1e-…`), a flag or a slug (`us-east-1`).
+            Named::Strong => {
+                let k = Shape::of(v);
+                let kinds = [k.lower, k.upper, k.digit, k.other]
+                    .iter()
+                    .filter(|&&n| n > 0)
+                    .count();
+                let symbol = v
+                    .iter()
+                    .any(|b| b.is_ascii_punctuation() && !b"-_.".contains(b));
+                v.len() >= 8
+                    && kinds >= 3
+                    && (k.upper > 0 || symbol)
+                    && !v.iter().all(|b| b.is_ascii_hexdigit() || *b == b'-')
+                    && !v.starts_with(b"-")
+                    && password_shaped(v)
+            }
+        };
+        if shaped && !is_harmless(v) {
+            out.push(Finding {
+                rule: "prose_password",
+                start: i,
+                end,
+            });
+            return;
+        }
+        i = run(text, end, limit.saturating_sub(end), |b| {
+            !b.is_ascii_whitespace()
+        })
+        .max(end + 1);
+    }
+}
+
+/// A word that can only be a password: six ASCII characters or more, with
+/// letters, digits and a second kind of letter or a symbol, and neither a
+/// path, an address, an e-mail nor the password manager's name.
+fn password_shaped(v: &[u8]) -> bool {
+    let s = Shape::of(v);
+    v.len() >= 6
+        && !v.eq_ignore_ascii_case(b"1password")
+        && v.is_ascii()
+        && s.lower + s.upper > 0
+        && s.digit > 0
+        && ((s.lower > 0 && s.upper > 0) || s.other > 0)
+        && !v.contains(&b'/')
+        && !super::lex::contains(v, b"://")
+        && !is_email(v)
+}
+
+/// `local@domain.tld`.
+fn is_email(v: &[u8]) -> bool {
+    let Some(at) = v.iter().rposition(|&b| b == b'@') else {
+        return false;
+    };
+    let (local, domain) = (&v[..at], &v[at + 1..]);
+    let tld = domain.rsplit(|&b| b == b'.').next().unwrap_or_default();
+    !local.is_empty()
+        && local
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"._%+-".contains(&b))
+        && domain.contains(&b'.')
+        && domain
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+        && tld.len() >= 2
+        && tld.iter().all(u8::is_ascii_alphabetic)
 }
 
 /// "login is ops / X", "creds: admin / X" (keyword ending at `hit_end`): a
@@ -502,6 +700,14 @@ pub(super) fn prose_random(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
             start,
             end,
         });
+        return;
+    }
+    // "with password oMcsE7fcP.+F but …", "la password dell'utente è X".
+    let word = hit_end >= 9
+        && text[hit_end - 9..hit_end].eq_ignore_ascii_case(b"password ")
+        && (hit_end == 9 || matches!(text[hit_end - 10], b' ' | b'\t' | b'\n' | b'"'));
+    if word {
+        named_in_prose(text, hit_end - 1, Named::Strong, out);
     }
 }
 

@@ -105,6 +105,44 @@ const KEY_NOT_SECRET: &[&str] = &[
     "site",
 ];
 
+/// "Password" in other languages, as a name's word (ASCII spellings:
+/// `DB_PASSWORT`, `senha`, `haslo`, `sifre`, `losenord`).
+const FOREIGN_PASSWORD: &[&str] = &[
+    "passwort",
+    "kennwort",
+    "passord",
+    "contrasena",
+    "senha",
+    "wachtwoord",
+    "haslo",
+    "sifre",
+    "parola",
+    "losenord",
+    "salasana",
+    "adgangskode",
+    "heslo",
+    "jelszo",
+    "matkhau",
+    "katasandi",
+    "motdepasse",
+];
+
+/// "Password" in other languages written as several words of a name
+/// (`mat_khau`, `kata_sandi`, `mot_de_passe`).
+fn foreign_compound(ws: &[&[u8]]) -> bool {
+    let n = ws.len();
+    let pair = |a: &str, b: &str| n >= 2 && is(ws[n - 2], a) && is(ws[n - 1], b);
+    pair("mat", "khau")
+        || pair("kata", "sandi")
+        || (n >= 3 && is(ws[n - 3], "mot") && is(ws[n - 2], "de") && is(ws[n - 1], "passe"))
+}
+
+/// Prefixes glued to `pass` in a password's name (`dbpass`, `smtppass`).
+const GLUED_PASS: &[&str] = &[
+    "db", "mysql", "pg", "sql", "smtp", "mail", "ftp", "sftp", "admin", "root", "user", "redis",
+    "ldap", "app", "bind", "proxy", "vnc", "wifi",
+];
+
 /// Words before `token` that make it something other than a credential.
 const TOKEN_NOT_SECRET: &[&str] = &[
     "max",
@@ -326,6 +364,12 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
     // Python; as the last word of a compound (`DB_PASS`) they are passwords.
     if ends(last, "password")
         || ends(last, "passwd")
+        || FOREIGN_PASSWORD.iter().any(|w| ends(last, w))
+        || foreign_compound(&ws)
+        // `$dbpass`, `SMTPPASS`: a known prefix glued to `pass`.
+        || GLUED_PASS.iter().any(|p| {
+            last.len() == p.len() + 4 && ends(last, "pass") && last[..p.len()].eq_ignore_ascii_case(p.as_bytes())
+        })
         || ends(last, "passphrase")
         || is(last, "pwd")
         // A Wi-Fi pre-shared key (`psk="…"` in wpa_supplicant.conf).
@@ -568,6 +612,11 @@ fn value_after(
             (b'=', 1)
         }
         (Some(b'='), Some(b'=')) | (Some(b':'), Some(b':')) => return None,
+        // Ruby's `||=`, JavaScript's `??=` and `||=`, make's `?=`.
+        (Some(b'|'), Some(b'|')) | (Some(b'?'), Some(b'?')) if text.get(i + 2) == Some(&b'=') => {
+            (b'=', 3)
+        }
+        (Some(b'?'), Some(b'=')) => (b'=', 2),
         (Some(b'='), _) => (b'=', 1),
         (Some(b':'), _) => (b':', 1),
         // `set("API_KEY", "…")`, and a flag in an argv list: `"--private-key", "…"`.
@@ -798,10 +847,29 @@ fn netrc_password(text: &[u8], name_start: usize, name_end: usize) -> bool {
     contains_ci(before, b"login ") || contains_ci(before, b"machine ")
 }
 
-/// `requirepass VALUE` at the start of a line (`redis.conf`).
+/// `requirepass VALUE` at the start of a line (`redis.conf`), and a
+/// secret's name there followed by one generated-looking value that ends the
+/// line (a space-separated config: `client_secret X`).
 fn config_line(text: &[u8], name_start: usize, name_end: usize) -> bool {
     let name = &text[name_start..name_end];
-    ["requirepass", "masterauth"].iter().any(|w| is(name, w)) && at_line_start(text, name_start)
+    if !at_line_start(text, name_start) {
+        return false;
+    }
+    if ["requirepass", "masterauth"].iter().any(|w| is(name, w)) {
+        return true;
+    }
+    let start = skip_blanks(text, name_end);
+    let end = run(text, start, 256, |b| {
+        !b.is_ascii_whitespace() && b != b'"' && b != b'\\'
+    });
+    let ends_line = match text.get(end) {
+        None | Some(b'\n' | b'\r' | b'"') => true,
+        Some(b'\\') => matches!(super::lex::escape_at(text, end), Some((b'n' | b'r', _))),
+        _ => false,
+    };
+    matches!(classify(name), Some(Kind::Secret | Kind::Password))
+        && ends_line
+        && super::entropy::looks_random(&text[start..end])
 }
 
 /// A row of a two-column table (`vault kv get`'s `Key  Value`): the name
@@ -971,6 +1039,25 @@ fn is_namespaced_hash(v: &[u8]) -> bool {
 }
 
 /// The shape gate for a value of `kind`.
+/// Google's app password as it is shown: four groups of four lower-case
+/// letters (`abcd efgh ijkl mnop`).
+fn is_app_password(v: &[u8]) -> bool {
+    v.len() == 19
+        && v.iter().enumerate().all(|(i, &b)| {
+            if i % 5 == 4 {
+                b == b' '
+            } else {
+                b.is_ascii_lowercase()
+            }
+        })
+}
+
+/// Whether `value`, found under a name of `kind` as an element's text,
+/// passes the shape and entropy gate.
+pub(super) fn accepts_value(text: &[u8], kind: Kind, value: Value) -> bool {
+    accepts(text, kind, value, Sep::Tight)
+}
+
 fn accepts(text: &[u8], kind: Kind, value: Value, sep: Sep) -> bool {
     let v = &text[value.start..value.end];
     if is_harmless(v) || v.starts_with(b"//") || v.starts_with(b":") || v.starts_with(b"-----BEGIN")
@@ -1006,7 +1093,7 @@ fn accepts(text: &[u8], kind: Kind, value: Value, sep: Sep) -> bool {
         return false;
     }
     match kind {
-        Kind::Password => looks_like_password(v),
+        Kind::Password => looks_like_password(v) || (value.quoted && is_app_password(v)),
         Kind::Secret => looks_random(v),
         Kind::BareKey => {
             has_digit

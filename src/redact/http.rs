@@ -101,7 +101,14 @@ pub(super) fn bearer(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Find
         return;
     }
     let core = run(text, start, 8192, |b| alnum(b) || b"._~+/-".contains(&b));
-    let end = run(text, core, 8, |b| b == b'=');
+    let mut end = run(text, core, 8, |b| b == b'=');
+    // Asana's personal access token: `2/<id>/<id>:<32 hex digits>`.
+    if end == core && text.get(core) == Some(&b':') {
+        let hex = run(text, core + 1, 33, |b| b.is_ascii_hexdigit());
+        if hex - core - 1 == 32 {
+            end = hex;
+        }
+    }
     let token = &text[start..end];
     // Lower-case words and dashes read as prose ("Bearer authentication-scheme").
     let prose = token.iter().all(|&b| b.is_ascii_lowercase() || b == b'-');

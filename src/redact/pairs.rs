@@ -3,8 +3,10 @@
 //! DB_PASSWORD` / `value: …`), ECS and SSM JSON (`"Name": "/prod/db/password",
 //! … "Value": "…"`), .NET `<add key="DbPassword" value="…"/>`, Java
 //! `<property name="password" value="…"/>`, Hadoop `<name>…secret.key</name>
-//! <value>…</value>` and `<entry key="password">…</entry>`.
+//! <value>…</value>`, `<entry key="password">…</entry>`, and property lists'
+//! `<key>APIKey</key>` / `<string>…</string>`.
 
+use super::Finding;
 use super::lex::{Value, run, run_back, skip_blanks, value_at};
 
 /// How far after the name its value field is looked for.
@@ -136,6 +138,38 @@ fn value_after_field(text: &[u8], i: usize) -> Option<Value> {
 }
 
 /// `…</` after `start`: an element's text on one line.
+/// A property list's `<key>NAME</key>` (keyword ending at `hit_end`, past
+/// `<key>`) followed by `<string>X</string>`: X, when NAME is a secret's.
+pub(super) fn plist_value(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let name_end = run(text, hit_end, 64, |b| b != b'<');
+    if !text[name_end..].starts_with(b"</key>") {
+        return;
+    }
+    let Some(kind) = super::generic::classify(&text[hit_end..name_end]) else {
+        return;
+    };
+    let mut i = name_end + 6;
+    for _ in 0..8 {
+        i = run(text, i, 16, |b| b.is_ascii_whitespace());
+        match super::lex::escape_at(text, i) {
+            Some((_, width)) => i += width,
+            None => break,
+        }
+    }
+    if !text[i..].starts_with(b"<string>") {
+        return;
+    }
+    if let Some(v) = element_text(text, i + 8)
+        && super::generic::accepts_value(text, kind, v)
+    {
+        out.push(Finding {
+            rule: "secret_assignment",
+            start: v.start,
+            end: v.end,
+        });
+    }
+}
+
 pub(super) fn element_text(text: &[u8], start: usize) -> Option<Value> {
     let end = run(text, start, 512, |b| b != b'<' && b != b'\n');
     (end > start && text[end..].starts_with(b"</")).then_some(Value {

@@ -3373,6 +3373,187 @@ fn named_secrets(rng: &mut Rng, out: &mut Vec<Positive>) {
     });
 }
 
+/// Passwords and keys in other languages' words and sentences, and the
+/// shapes of config and code the name rules learned since: `||=`, `??=`,
+/// `?=`, property lists, `SetEnv`, `proxy_set_header`, a space-separated
+/// `client_secret X`, `$dbpass`, JDBC's `getConnection`, `cqlsh -p`, Google
+/// app passwords, Mattermost and IFTTT hooks, Plaid and Asana tokens, a
+/// Confluent key as the SASL user name, a seed phrase named in prose.
+fn foreign_and_config(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let prose: &[Context] = &[
+        |_, p| format!("Das Kennwort für die Test-VM lautet {p}, bitte nicht teilen."),
+        |_, p| format!("Le mot de passe du compte de service est {p} (à changer)."),
+        |_, p| format!("La contraseña de la réplica es {p}"),
+        |_, p| format!("A senha do Redis é {p}, depois eu troco."),
+        |_, p| format!("Het wachtwoord voor de database is {p}"),
+        |_, p| format!("Hasło do VPN: {p}"),
+        |_, p| format!("Пароль для базы: {p}"),
+        |_, p| format!("Veritabanı şifresi {p} olarak ayarlandı"),
+        |_, p| format!("Lösenordet för servern är {p}"),
+        |_, p| format!("Mật khẩu máy chủ là {p} nhé"),
+        |_, p| format!("Kata sandi untuk database adalah {p}"),
+        |_, p| format!("ステージングのパスワードは {p} です"),
+        |_, p| format!("测试环境的密码是 {p}，用完请删除"),
+        |_, p| format!("서버 비밀번호는 {p} 입니다"),
+        |_, p| format!("كلمة المرور للخادم هي {p}"),
+        |_, p| format!("डेटाबेस का पासवर्ड {p} है"),
+        |_, p| format!("La password del database è {p}"),
+        |_, p| format!("Tried the login again with password {p} and it still fails"),
+    ];
+    for ctx in prose {
+        let p = format!(
+            "{}{}#{}",
+            rng.string(LETTERS, 5),
+            rng.string(DIGITS, 2),
+            rng.string(ALNUM, 4)
+        );
+        out.push(Positive {
+            family: "foreign",
+            kind: "prose_password",
+            text: ctx("", &p),
+            secrets: vec![p],
+        });
+    }
+    let config: &[Context] = &[
+        |_, p| format!("# Zugangsdaten\nDB_PASSWORT={p}"),
+        |_, p| format!("senha: {p}"),
+        |_, p| format!("wachtwoord={p}"),
+        |_, p| format!("haslo = \"{p}\""),
+        |_, p| format!("mat_khau: {p}"),
+        |_, p| format!("kata_sandi={p}"),
+        |_, p| format!("пароль={p}"),
+        |_, p| format!("パスワード: {p}"),
+    ];
+    for ctx in config {
+        let p = format!("{}&{}", rng.string(ALNUM, 9), rng.string(ALNUM, 5));
+        out.push(Positive {
+            family: "foreign",
+            kind: "config_password",
+            text: ctx("", &p),
+            secrets: vec![p],
+        });
+    }
+    let keys: &[Context] = &[
+        |_, k| format!("minha chave da API é {k}, não funciona"),
+        |_, k| format!("Mój klucz API: {k} — czemu 401?"),
+        |_, k| format!("Ini kunci API saya: {k}"),
+    ];
+    for ctx in keys {
+        let k = rng.string(ALNUM, 40);
+        out.push(Positive {
+            family: "foreign",
+            kind: "prose_api_key",
+            text: ctx("", &k),
+            secrets: vec![k],
+        });
+    }
+    let code: &[Context] = &[
+        |_, s| format!("ENV[\"SENDGRID_API_KEY\"] ||= \"{s}\""),
+        |_, s| format!("process.env.NOTION_TOKEN ??= \"{s}\";"),
+        |_, s| format!("RELEASE_TOKEN ?= {s}"),
+        |_, s| format!("<key>ServiceAPIKey</key>\n\t<string>{s}</string>"),
+        |_, s| format!("SetEnv PAYMENTS_SECRET {s}"),
+        |_, s| format!("proxy_set_header X-Auth-Token \"{s}\";"),
+        |_, s| format!("client_secret {s}"),
+        |_, s| format!("$smtppass = '{s}';"),
+        |_, s| {
+            format!(
+                "Connection c = DriverManager.getConnection(\n    \"jdbc:mysql://db:3306/app\", \"app\", \"{s}\");"
+            )
+        },
+        |_, s| format!("cqlsh cass-0 9042 -u admin -p '{s}'"),
+    ];
+    for ctx in code {
+        let s = format!("{}{}", rng.string(ALNUM, 28), rng.string(DIGITS, 4));
+        out.push(Positive {
+            family: "config_shapes",
+            kind: "named_value",
+            text: ctx("", &s),
+            secrets: vec![s],
+        });
+    }
+    let app = (0..4)
+        .map(|_| rng.string(LOWER, 4))
+        .collect::<Vec<_>>()
+        .join(" ");
+    out.push(Positive {
+        family: "config_shapes",
+        kind: "app_password",
+        text: format!("smtp:\n  username: bot@acme.io\n  password: \"{app}\""),
+        secrets: vec![app],
+    });
+    let mm = format!("{}{}", rng.string(LOWER, 20), rng.string(DIGITS, 6));
+    out.push(Positive {
+        family: "config_shapes",
+        kind: "webhook",
+        text: format!("MM_WEBHOOK=https://mm.acme.io/hooks/{mm}"),
+        secrets: vec![mm],
+    });
+    let ifttt = format!("{}_{}", rng.string(ALNUM, 12), rng.string(ALNUM, 9));
+    out.push(Positive {
+        family: "config_shapes",
+        kind: "webhook",
+        text: format!("curl -X POST https://maker.ifttt.com/trigger/backup_done/with/key/{ifttt}"),
+        secrets: vec![ifttt],
+    });
+    let plaid = format!(
+        "access-sandbox-{}-{}-4{}-8{}-{}",
+        rng.string(HEX, 8),
+        rng.string(HEX, 4),
+        rng.string(HEX, 3),
+        rng.string(HEX, 3),
+        rng.string(HEX, 12)
+    );
+    out.push(Positive {
+        family: "config_shapes",
+        kind: "provider_token",
+        text: format!("item = {{\"access_token\": \"{plaid}\", \"item_id\": \"abc\"}}"),
+        secrets: vec![plaid],
+    });
+    let asana = format!(
+        "2/{}/{}:{}",
+        rng.string(DIGITS, 16),
+        rng.string(DIGITS, 16),
+        rng.string(HEX, 32)
+    );
+    out.push(Positive {
+        family: "config_shapes",
+        kind: "provider_token",
+        text: format!(
+            "curl -H \"Authorization: Bearer {asana}\" https://app.asana.com/api/1.0/users/me"
+        ),
+        secrets: vec![asana],
+    });
+    let confluent = format!(
+        "{}{}",
+        rng.string("ABCDEFGHIJKLMNOPQRSTUVWXYZ", 10),
+        rng.string(DIGITS, 6)
+    );
+    out.push(Positive {
+        family: "config_shapes",
+        kind: "provider_token",
+        text: format!(
+            "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"{confluent}\" password=\"{}\";",
+            rng.string(ALNUM, 40)
+        ),
+        secrets: vec![confluent],
+    });
+    let words = [
+        "abandon", "ability", "able", "about", "above", "absent", "absorb", "abstract", "absurd",
+        "abuse", "access", "accident",
+    ];
+    let phrase = (0..12)
+        .map(|_| *rng.pick(&words))
+        .collect::<Vec<_>>()
+        .join(" ");
+    out.push(Positive {
+        family: "wallets",
+        kind: "seed_phrase",
+        text: format!("recovery phrase for the staging wallet: {phrase}"),
+        secrets: vec![phrase],
+    });
+}
+
 /// The whole positive corpus (deterministic).
 pub fn all() -> Vec<Positive> {
     let mut rng = Rng::new(0x5EC2_E7C0_2025);
@@ -3396,5 +3577,6 @@ pub fn all() -> Vec<Positive> {
     more_providers(&mut rng, &mut out);
     typed_passwords(&mut rng, &mut out);
     named_secrets(&mut rng, &mut out);
+    foreign_and_config(&mut rng, &mut out);
     out
 }
