@@ -361,8 +361,10 @@ fn sessions_search_finds_a_transcript_lazily_redacted_and_forgettable() {
             .iter()
             .all(|h| h["source"] != "session")
     );
-    // A forgotten session leaves the index.
+    // A forgotten session leaves the index at once, not at the next search.
     env.ok(&["forget", &id]);
+    assert_eq!(env.count("SELECT count(*) FROM session_fts"), 0);
+    assert_eq!(env.count("SELECT count(*) FROM session_index"), 0);
     assert!(
         search(&env, &["--sessions", "flaky CI job"])
             .iter()

@@ -352,8 +352,6 @@ impl Tools {
                     now_secs(),
                 )
                 .map_err(|e| e.to_string())?;
-                crate::search::sessions::drop_session(self.store.conn(), &row.id)
-                    .map_err(|e| e.to_string())?;
                 Ok(Answer {
                     text: format!(
                         "Forgot session {} ({} memories deleted); the next sync removes it from the memory files.",

@@ -1,6 +1,7 @@
-//! Forgetting sessions: their stage-1 outputs deleted, the sessions marked
-//! so they are never extracted again, and a consolidation queued when the
-//! memory held them. `memkit forget` and the MCP `delete_memory` tool share it.
+//! Forgetting sessions: their stage-1 outputs deleted, their transcripts
+//! dropped from the search index, the sessions marked so they are never
+//! extracted again, and a consolidation queued when the memory held them.
+//! `memkit forget` and the MCP `delete_memory` tool share it.
 
 use super::{jobs, stage1, threads};
 use crate::error::Result;
@@ -20,6 +21,9 @@ pub fn forget(conn: &mut Connection, ids: &[String], now: i64) -> Result<Forgott
     let tx = conn.transaction()?;
     let (outputs_deleted, was_selected) = stage1::delete_outputs(&tx, ids)?;
     let marked = threads::set_forgotten(&tx, ids, now)?;
+    for id in ids {
+        crate::search::sessions::drop_session(&tx, id)?;
+    }
     if was_selected {
         jobs::enqueue_phase2(&tx, now)?;
     }
