@@ -343,8 +343,23 @@ fn the_last_retry_goes_to_the_fallback_backend() {
             .execute("UPDATE jobs SET retry_at = 0 WHERE status = 'error'", [])
             .unwrap();
     }
-    let s = extract_json(&env, &[]);
+    // A fresh session too, and a budget that holds the fallback's call
+    // (its estimate, then its 2,400 tokens) but not also the fresh one's:
+    // the fallback and the batch spend one budget.
+    env.write_codex_session(&thread_id(1), &["We use pnpm here, not npm."]);
+    let dry = env.ok(&["--json", "extract", "--dry-run"]);
+    let estimate = json_lines(&dry)
+        .into_iter()
+        .find(|v| v["thread_id"] == id.as_str())
+        .and_then(|v| v["estimated_tokens"].as_u64())
+        .unwrap_or_else(|| panic!("{dry}"));
+    let cap = (estimate + 1_500 + 500).to_string();
+    let run = env.ok_or_fail(&["--json", "run", "--stages", "extract", "--max-tokens", &cap]);
+    let report: Value = serde_json::from_str(run.lines().last().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {run}"));
+    let s = report["stages"][0]["report"].clone();
     assert_eq!(s["succeeded"], 1, "{s}");
+    assert_eq!(s["deferred"], 1, "{s}");
     assert!(
         s["batches"]
             .as_array()

@@ -126,11 +126,26 @@ fn submit_and_collect(
     report.candidates = candidates.len();
     let candidates = super::without_batched(store, candidates, report)?;
     let (last_try, batched) = split_last_tries(cfg, store, candidates)?;
+    // One budget for the run: what the fallback spends, the batch cannot.
+    let budget = Budget::new(opts.max_tokens, cfg.costs.max_cost_per_run);
     if let Some(kind) = cfg.extract.batch_fallback.filter(|_| !last_try.is_empty()) {
         let fallback = build_backend(cfg, Some(kind))?;
-        extract_now(cfg, store, opts, fallback.as_ref(), &last_try, report)?;
+        extract_now(
+            cfg,
+            store,
+            opts,
+            fallback.as_ref(),
+            &last_try,
+            &budget,
+            report,
+        )?;
     }
-    submit(cfg, store, client, opts, &model, &batched, report)?;
+    let how = Submission {
+        model: &model,
+        budget: &budget,
+        force: opts.force,
+    };
+    submit(cfg, store, client, &how, &batched, report)?;
     if opts.wait {
         // At most two days: a batch OpenAI never finishes is left to the
         // give-up of a later run.
@@ -179,17 +194,25 @@ fn split_last_tries(
 /// How a failure inside a batch starts, so the fallback can tell it apart.
 const BATCH_ERROR_PREFIX: &str = "batch ";
 
+/// What a submission goes by: the model, the run's budget, and whether
+/// `--force` re-extracts what is up to date.
+struct Submission<'a> {
+    model: &'a str,
+    budget: &'a Budget,
+    force: bool,
+}
+
 /// Prepares, claims and submits `candidates` (in as many batches as
 /// OpenAI's limits need).
 fn submit(
     cfg: &Config,
     store: &mut Store,
     client: &BatchClient,
-    opts: &ExtractOptions,
-    model: &str,
+    how: &Submission<'_>,
     candidates: &[ThreadRow],
     report: &mut ExtractReport,
 ) -> Result<()> {
+    let (model, budget) = (how.model, how.budget);
     if candidates.is_empty() {
         return Ok(());
     }
@@ -197,7 +220,6 @@ fn submit(
     let input_template = templates::load(cfg, "stage_one_input.md")?;
     let schema = stage_one_schema();
     let price = price_for_budget(cfg, model)?;
-    let budget = Budget::new(opts.max_tokens, cfg.costs.max_cost_per_run);
     let mut room = enqueue::room(cfg, store, model, now_secs())?;
     let mut pending = Pending::new();
     for row in candidates {
@@ -255,7 +277,7 @@ fn submit(
             row.updated_at,
             ClaimOptions {
                 lease_secs: BATCH_LEASE_SECS,
-                force: opts.force,
+                force: how.force,
                 ..Default::default()
             },
             now_secs(),

@@ -194,7 +194,8 @@ struct Shared<'a> {
     worker_id: String,
     force: bool,
     dry_run: bool,
-    budget: Budget,
+    /// The run's budget (shared with the batch backend's submission).
+    budget: &'a Budget,
     /// The price of the backend's model (`None`: unknown).
     price: Option<Price>,
 }
@@ -217,7 +218,16 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &ExtractOptions) -> Result<Ext
     let candidates = select(cfg, store, opts, now, &mut report)?;
     report.candidates = candidates.len();
     let candidates = without_batched(store, candidates, &mut report)?;
-    extract_now(cfg, store, opts, backend.as_ref(), &candidates, &mut report)?;
+    let budget = Budget::new(opts.max_tokens, cfg.costs.max_cost_per_run);
+    extract_now(
+        cfg,
+        store,
+        opts,
+        backend.as_ref(),
+        &candidates,
+        &budget,
+        &mut report,
+    )?;
     Ok(report)
 }
 
@@ -257,13 +267,14 @@ fn price_for_budget(cfg: &Config, model: &str) -> Result<Option<Price>> {
 }
 
 /// Extracts `candidates` now with `backend`, on a pool of at most
-/// [`MAX_JOBS`] threads, and adds what happened to `report`.
+/// [`MAX_JOBS`] threads, within `budget`, and adds what happened to `report`.
 fn extract_now(
     cfg: &Config,
     store: &mut Store,
     opts: &ExtractOptions,
     backend: &dyn Extractor,
     candidates: &[ThreadRow],
+    budget: &Budget,
     report: &mut ExtractReport,
 ) -> Result<()> {
     if candidates.is_empty() {
@@ -284,7 +295,7 @@ fn extract_now(
         worker_id: crate::util::process::worker_id(),
         force: opts.force,
         dry_run: opts.dry_run,
-        budget: Budget::new(opts.max_tokens, cfg.costs.max_cost_per_run),
+        budget,
         price: price_for_budget(cfg, &backend.model())?,
     };
     let jobs = opts.jobs.unwrap_or(cfg.extract_jobs).clamp(1, MAX_JOBS);
