@@ -459,7 +459,8 @@ pub(super) fn named_in_prose(text: &[u8], hit_end: usize, named: Named, out: &mu
         let shaped = match named {
             Named::Password => password_shaped(v),
             Named::ApiKey => v.len() >= 20 && looks_random(v),
-            // Not an id (`3f9a2c1e-…`), a flag or a slug (`us-east-1`).
+            // Not an id (`3f9a2c1e-…`), a flag, a slug (`us-east-1`) or a
+            // call (`Argon2id(m=65536,t=3)`).
             Named::Strong => {
                 let k = Shape::of(v);
                 let kinds = [k.lower, k.upper, k.digit, k.other]
@@ -474,6 +475,7 @@ pub(super) fn named_in_prose(text: &[u8], hit_end: usize, named: Named, out: &mu
                     && (k.upper > 0 || symbol)
                     && !v.iter().all(|b| b.is_ascii_hexdigit() || *b == b'-')
                     && !v.starts_with(b"-")
+                    && !v.contains(&b'(')
                     && password_shaped(v)
             }
         };

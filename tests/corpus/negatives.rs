@@ -1323,6 +1323,7 @@ fn named_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
         ("prose", "パスワードは 1Password に保存してあります".to_string()),
         ("prose", "the prod password is in 1Password under 'Prod DB'".to_string()),
         ("prose", "reset the password for user-42 in eu-west-1 before noon".to_string()),
+        ("prose", "password hashing uses Argon2id(m=65536,t=3,p=4) since v2.1".to_string()),
         ("commands", "aws ecr get-login-password --region eu-central-1 | docker login --username AWS --password-stdin 1234.dkr.ecr.eu-central-1.amazonaws.com".to_string()),
         ("code", "ENV[\"LOG_LEVEL\"] ||= \"debug\"".to_string()),
         ("code", "<key>CFBundleIdentifier</key>\n<string>io.acme.app</string>".to_string()),
