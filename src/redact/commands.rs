@@ -69,10 +69,19 @@ pub(super) enum Cmd {
     /// `vault login X`, `vault login token=X`.
     VaultLogin,
     /// Windows' `setx NAME X`, Apache's and csh's `setenv NAME X`, nginx's
-    /// `proxy_set_header NAME X`: the value, when the name is a secret's.
+    /// `proxy_set_header NAME X`, jq's `--arg NAME X`: the value, when the
+    /// name is a secret's.
     Setx,
     /// `cqlsh -p X`.
     Cqlsh,
+    /// Sysinternals' `psexec \\host -u user -p X`.
+    Psexec,
+    /// `ipmitool … -P X`.
+    Ipmi,
+    /// `snmpwalk -A X -X Y` (v3 auth and privacy passphrases), `-c X` (v2c community).
+    Snmp,
+    /// HTTPie's `http -a user:X` / `--auth user:X`.
+    Httpie,
 }
 
 /// The arguments on the rest of the line: `(start, end)` of each, quotes removed.
@@ -355,6 +364,11 @@ const PASSWORD_FLAGS: &[(Cmd, &[u8], Carries)] = &[
     (Cmd::Putty, b"-pw", Carries::Next),
     (Cmd::Rdp, b"/p:", Carries::Attached),
     (Cmd::Cqlsh, b"-p", Carries::Next),
+    (Cmd::Psexec, b"-p", Carries::Next),
+    (Cmd::Ipmi, b"-P", Carries::Next),
+    (Cmd::Snmp, b"-A", Carries::Next),
+    (Cmd::Snmp, b"-X", Carries::Next),
+    (Cmd::Snmp, b"-c", Carries::Next),
     (Cmd::Rdp, b"-p", Carries::Next),
 ];
 
@@ -418,9 +432,11 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
             }
             return;
         }
+        // jq's `--arg pass X` names its value too: `pass` alone counts.
         Cmd::Setx => {
             if let [(ns, ne), (s, e), ..] = list[..]
-                && super::generic::classify(&text[ns..ne]).is_some()
+                && (super::generic::classify(&text[ns..ne]).is_some()
+                    || matches!(&text[ns..ne], b"pass" | b"pw"))
             {
                 push(text, s, e, out);
             }
@@ -493,6 +509,13 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
             Cmd::Rabbitmq if matches!(a, b"add_user" | b"change_password") => {
                 if let Some(&(s, e)) = list.get(i + 2) {
                     push(text, s, e, out);
+                }
+            }
+            Cmd::Httpie if a == b"-a" || a == b"--auth" => {
+                if let Some((s, e)) = next
+                    && let Some(c) = text[s..e].iter().position(|&b| b == b':')
+                {
+                    push(text, s + c + 1, e, out);
                 }
             }
             Cmd::Lftp if a == b"-u" => {

@@ -384,21 +384,37 @@ pub(super) fn sasl_user_key(text: &[u8], hit_end: usize, out: &mut Vec<Finding>)
     }
 }
 
-/// A webhook's secret path segment after `hit_end`: Mattermost's
-/// `/hooks/<26 lower-case letters and digits>`, IFTTT's
-/// `/with/key/<key>` and `maker.ifttt.com/use/<key>`.
+/// A webhook's or an RPC endpoint's secret path segment after `hit_end`:
+/// Mattermost's `/hooks/<26 lower-case letters and digits>`, Rocket.Chat's
+/// `/hooks/<id>/<token>`, IFTTT's `/with/key/<key>`, Make's, Feishu's and
+/// WeCom's hook keys, Infura's and Alchemy's project keys.
 pub(super) fn hook_segment(text: &[u8], hit_end: usize, mattermost: bool, out: &mut Vec<Finding>) {
-    let end = run(text, hit_end, 64, |b| {
-        b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
-    });
+    let segment = |from: usize| {
+        run(text, from, 96, |b| {
+            b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+        })
+    };
+    let end = segment(hit_end);
     let v = &text[hit_end..end];
     let s = Shape::of(v);
-    let ok = if mattermost {
-        v.len() == 26 && s.upper == 0 && s.other == 0 && s.lower > 0 && s.digit > 0
+    let end = if mattermost {
+        let token_end = segment(end + 1);
+        if text.get(end) == Some(&b'/')
+            && token_end - end > 32
+            && looks_random(&text[end + 1..token_end])
+        {
+            token_end
+        } else if v.len() == 26 && s.upper == 0 && s.other == 0 && s.lower > 0 && s.digit > 0 {
+            end
+        } else {
+            return;
+        }
+    } else if (v.len() >= 16 && looks_random(v)) || is_uuid(v) {
+        end
     } else {
-        v.len() >= 16 && looks_random(v)
+        return;
     };
-    if ok && !is_harmless(v) {
+    if !is_harmless(v) {
         out.push(Finding {
             rule: "webhook",
             start: hit_end,
@@ -425,11 +441,30 @@ pub(super) enum Named {
 /// value after a `:` or `=`, else the first password-shaped word of the
 /// next few on its line — word order differs from language to language,
 /// a password's shape does not.
+/// A word for "key" or "token" in another language (keyword at
+/// `hit..hit_end`) that "API" stands next to ("chiave API", "API-nyckeln",
+/// "API 토큰", "مفتاح API"): the key, as [`named_in_prose`] finds it.
+pub(super) fn foreign_api_key(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    let from = hit.saturating_sub(24);
+    let to = text.len().min(hit_end + 24);
+    if super::lex::contains_ci(&text[from..to], b"api") {
+        named_in_prose(text, hit_end, Named::ApiKey, out);
+    }
+}
+
 pub(super) fn named_in_prose(text: &[u8], hit_end: usize, named: Named, out: &mut Vec<Finding>) {
-    // The rest of the word (a particle, an inflection: `は`, `是`, `-s`).
-    let mut i = run(text, hit_end, 16, |b| {
-        !b.is_ascii_whitespace() && !matches!(b, b':' | b'=')
-    });
+    // The rest of the word: an inflection after a Latin keyword (`-s`,
+    // `-es`), a particle after a CJK one (`は`, `是`), up to a full-width colon.
+    let latin = hit_end > 0 && text[hit_end - 1].is_ascii();
+    let mut i = hit_end;
+    while i < text.len().min(hit_end + 24) && !text[i..].starts_with("：".as_bytes()) {
+        let b = text[i];
+        if (latin && b.is_ascii_alphabetic()) || (!latin && !b.is_ascii()) {
+            i += 1;
+        } else {
+            break;
+        }
+    }
     let limit = text.len().min(i + 160);
     for _ in 0..8 {
         if i >= limit {
@@ -438,6 +473,14 @@ pub(super) fn named_in_prose(text: &[u8], hit_end: usize, named: Named, out: &mu
         i = run(text, i, limit - i, |b| {
             matches!(b, b' ' | b'\t' | b':' | b'=' | b'"' | b'\'' | b'`' | b'(')
         });
+        // An escaped quote of a JSON string (`\"contraseña\": \"X\"`).
+        if text.get(i) == Some(&b'\\') && super::lex::escape_at(text, i).is_none() {
+            let quote = run(text, i, 8, |b| b == b'\\');
+            if text.get(quote) == Some(&b'"') {
+                i = quote + 1;
+                continue;
+            }
+        }
         // A fullwidth colon (`：`).
         if text[i..].starts_with("：".as_bytes()) {
             i += 3;
@@ -532,7 +575,12 @@ fn is_email(v: &[u8]) -> bool {
 /// "login is ops / X", "creds: admin / X" (keyword ending at `hit_end`): a
 /// user name, a slash, and the password.
 pub(super) fn login_pair(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
-    let user = skip_blanks(text, hit_end);
+    // "the admin login for the staging box is admin / X", "login is ops / X".
+    let mut at = past_phrase(text, hit_end).unwrap_or(hit_end);
+    if text[at..].starts_with(b"is ") {
+        at += 3;
+    }
+    let user = skip_blanks(text, at);
     let user_end = run(text, user, 64, |b| !b.is_ascii_whitespace() && b != b'/');
     let slash = skip_blanks(text, user_end);
     if user_end == user || text.get(slash) != Some(&b'/') || slash == user_end {
@@ -696,7 +744,14 @@ pub(super) fn prose_random(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
     let v = &text[start..end];
     // Hex and UUIDs in prose are digests and ids far more often than keys.
     let hex_or_id = || v.iter().all(|b| b.is_ascii_hexdigit() || *b == b'-');
-    if v.len() >= 16 && !hex_or_id() && looks_random(v) && !v.contains(&b'/') && !is_harmless(v) {
+    // A `/` is a path's, unless the word is base64 (`+`, or `=` at its end).
+    let base64 = v.len() >= 32 && !v.contains(&b'.') && (v.contains(&b'+') || v.ends_with(b"="));
+    if v.len() >= 16
+        && !hex_or_id()
+        && looks_random(v)
+        && (!v.contains(&b'/') || base64)
+        && !is_harmless(v)
+    {
         out.push(Finding {
             rule: "prose_secret",
             start,

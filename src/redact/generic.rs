@@ -372,6 +372,8 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
         })
         || ends(last, "passphrase")
         || is(last, "pwd")
+        // sssd's `ldap_default_authtok`.
+        || is(last, "authtok")
         // A Wi-Fi pre-shared key (`psk="…"` in wpa_supplicant.conf).
         || is(last, "psk")
         || (ws.len() > 1 && any_of(last, &["pass", "pw"]))
@@ -436,6 +438,10 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
     {
         return Some(Kind::Secret);
     }
+    // `MJ_APISECRET_PRIVATE`, `SIGNING_KEY_PRIVATE`: a secret's name, then `private`.
+    if is(last, "private") && ws.len() >= 2 && classify_words(&name[..name.len() - 8]).is_some() {
+        return Some(Kind::Secret);
+    }
     if is(last, "auth") || (ends(last, "auth") && !is(last, "oauth") && last.len() > 4) {
         return Some(Kind::Auth);
     }
@@ -464,7 +470,11 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     }
     let name_end = run(text, hit_end, 64, name_byte);
     // `scheme://user:password@host`: the URL rule keeps the host.
-    if text[..name_start].ends_with(b"://") || in_arn(text, name_start) {
+    // `${DB_PASSWORD:?required}`: a shell parameter expansion, no value.
+    if text[..name_start].ends_with(b"://")
+        || text[..name_start].ends_with(b"${")
+        || in_arn(text, name_start)
+    {
         return;
     }
     let full = &text[name_start..name_end];
@@ -591,6 +601,19 @@ fn value_after(
     if name_start > 0 && text[name_start - 1] == b'<' && text.get(name_end) == Some(&b'>') {
         return super::pairs::element_text(text, name_end + 1).map(|v| (v, Sep::Tight));
     }
+    // Markdown: `| \`NAME\` | \`X\` |` (a table's next cell), "set \`NAME\` to \`X\`".
+    if name_start > 0 && text[name_start - 1] == b'`' && text.get(name_end) == Some(&b'`') {
+        return markdown_value(text, name_end + 1).map(|v| (v, Sep::Tight));
+    }
+    // A CSV row `name,value` alone on its line.
+    if text.get(name_end) == Some(&b',') && at_line_start(text, name_start) {
+        let v = value_at(text, name_end + 1)?;
+        let rest = run(text, v.end, 4, |b| b == b'"' || b == b' ');
+        let ends = matches!(text.get(rest), None | Some(b'\n' | b'\r'))
+            || matches!(super::lex::escape_at(text, rest), Some((b'n' | b'r', _)));
+        return (ends && super::entropy::looks_random(&text[v.start..v.end]))
+            .then_some((v, Sep::Tight));
+    }
     let mut i = name_end;
     let slashes = run(text, i, 8, |b| b == b'\\') - i;
     let name_quoted = matches!(text.get(i + slashes), Some(b'"' | b'\''));
@@ -654,6 +677,10 @@ fn value_after(
     if op == b':' && text.get(i) == Some(&b'&') {
         i += 1;
     }
+    // SQL Server's Unicode literal: `PASSWORD = N'…'`.
+    if op == b'=' && text.get(i) == Some(&b'N') && text.get(i + 1) == Some(&b'\'') {
+        i += 1;
+    }
     let value = value_at(text, i)?;
     if value.end == value.start || (op == b',' && !value.quoted) {
         return None;
@@ -664,6 +691,30 @@ fn value_after(
         _ => Sep::Tight,
     };
     Some((value, sep))
+}
+
+/// The value after a backquoted name in Markdown (from `i`, past its
+/// closing backquote): the next table cell (`| \`X\` |`) or what "to"
+/// gives it (`to \`X\``), itself backquoted.
+fn markdown_value(text: &[u8], i: usize) -> Option<Value> {
+    let mut j = skip_blanks(text, i);
+    if text.get(j) == Some(&b'|') {
+        j = skip_blanks(text, j + 1);
+    } else if text[j..].starts_with(b"to ") {
+        j = skip_blanks(text, j + 3);
+    } else {
+        return None;
+    }
+    if text.get(j) != Some(&b'`') {
+        return None;
+    }
+    let start = j + 1;
+    let end = run(text, start, 512, |b| b != b'`' && b != b'\n');
+    (text.get(end) == Some(&b'`') && end > start).then_some(Value {
+        start,
+        end,
+        quoted: true,
+    })
 }
 
 /// PagerDuty's `routing_key` (an integration's secret; a message broker's
@@ -808,10 +859,12 @@ fn openssl_pass(text: &[u8], name_start: usize, name: &[u8]) -> Option<Kind> {
 /// `pass` alone is a password only there, lower case and with its own `:`
 /// or `=` — `--- PASS: TestX` and Python's `pass` are not.
 fn pass_line(text: &[u8], name_start: usize, name_end: usize, name: &[u8]) -> Option<Kind> {
+    // `pass = X` in rclone.conf: blanks may stand before the separator.
+    let sep = skip_blanks(text, name_end);
     (name == b"pass"
         && at_line_start(text, name_start)
-        && matches!(text.get(name_end), Some(b':' | b'='))
-        && text.get(name_end + 1) != Some(&b':'))
+        && matches!(text.get(sep), Some(b':' | b'='))
+        && text.get(sep + 1) != Some(&b':'))
     .then_some(Kind::Password)
 }
 
@@ -830,7 +883,12 @@ pub(super) fn opens_call(text: &[u8], name_start: usize) -> bool {
 /// `… set NAME VALUE` (`aws configure set`, `npm config set //host/:_authToken`).
 fn after_set(text: &[u8], name_start: usize) -> bool {
     let word_start = run_back(text, name_start, 256, |b| !b.is_ascii_whitespace());
-    let before = run_back(text, word_start, 8, |b| b == b' ' || b == b'\t');
+    let mut before = run_back(text, word_start, 8, |b| b == b' ' || b == b'\t');
+    // fish's `set -gx NAME VALUE`: the scope flags between.
+    let flag = run_back(text, before, 4, |b| b.is_ascii_alphabetic());
+    if flag > 0 && flag < before && text[flag - 1] == b'-' {
+        before = run_back(text, flag - 1, 8, |b| b == b' ' || b == b'\t');
+    }
     before < word_start
         && before >= 3
         && text[before - 3..before].eq_ignore_ascii_case(b"set")

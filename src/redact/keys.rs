@@ -236,9 +236,9 @@ pub(super) fn wif_near(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Fi
     }
 }
 
-/// A Solana keypair file's 64 bytes as a JSON array (`[12,250,…]`), before
-/// or after a word naming it (`solana`, `keypair`, `id.json`) at `hit`: the
-/// numbers go, the brackets stay.
+/// A Solana keypair file's 64 bytes as a JSON array (`[12,250,…]`, the
+/// numbers go, the brackets stay) or in base58, before or after a word
+/// naming it (`solana`, `keypair`, `id.json`, `phantom`) at `hit`.
 pub(super) fn byte_array_key_near(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     let from = hit.saturating_sub(WALLET_WINDOW);
     let to = text.len().min(hit + WALLET_WINDOW);
@@ -254,7 +254,40 @@ pub(super) fn byte_array_key_near(text: &[u8], hit: usize, out: &mut Vec<Finding
             });
             i = end;
         }
+        // The same 64 bytes in base58, as wallets export them (86 to 88
+        // characters; an address is at most 44).
+        if i < to && base58(text[i]) && (i == 0 || !text[i - 1].is_ascii_alphanumeric()) {
+            let end = run(text, i, 90, base58);
+            if (86..=88).contains(&(end - i))
+                && !text.get(end).is_some_and(u8::is_ascii_alphanumeric)
+            {
+                out.push(Finding {
+                    rule: "wallet_key",
+                    start: i,
+                    end,
+                });
+            }
+            i = end;
+            continue;
+        }
         i += 1;
+    }
+}
+
+/// A Nostr private key: `nsec1` and 58 bech32 characters (keyword at
+/// `hit..hit_end`).
+pub(super) fn nostr_key(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    let bech32 = |b: u8| b"qpzry9x8gf2tvdw0s3jn54khce6mua7l".contains(&b);
+    let end = run(text, hit_end, 64, bech32);
+    if super::lex::starts_word(text, hit)
+        && end - hit_end == 58
+        && !text.get(end).is_some_and(u8::is_ascii_alphanumeric)
+    {
+        out.push(Finding {
+            rule: "wallet_key",
+            start: hit,
+            end,
+        });
     }
 }
 

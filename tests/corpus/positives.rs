@@ -3554,6 +3554,150 @@ fn foreign_and_config(rng: &mut Rng, out: &mut Vec<Positive>) {
     });
 }
 
+/// More tools, files and phrasings: Markdown tables and inline code, CSV
+/// rows, SQL Server's `N'…'`, sssd, rclone, fish, jq, HTTPie, psexec,
+/// ipmitool, SNMPv3, `az devops login` fed by a pipe, "key"/"token" next to
+/// "API" in other languages, more words for "password", login pairs and
+/// secrets named by a phrase, hook and RPC keys, Nostr and base58 Solana keys.
+fn tools_and_phrasings(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let named: &[Context] = &[
+        |_, s| {
+            format!(
+                "| Service | Variable | Value |\n|---|---|---|\n| Mux | `MUX_TOKEN_SECRET` | `{s}` |"
+            )
+        },
+        |_, s| format!("Then set `SIGNING_SECRET` to `{s}` in the dashboard."),
+        |_, s| format!("$ cat creds.csv\nname,value\nservice_token,{s}\n"),
+        |_, s| format!("ALTER LOGIN report WITH PASSWORD = N'{s}';"),
+        |_, s| format!("[domain/corp]\nldap_default_authtok = {s}\n"),
+        |_, s| format!("[b2]\ntype = b2\naccount = 0012ab\npass = {s}\n"),
+        |_, s| format!("set -gx CI_DEPLOY_TOKEN {s}"),
+        |_, s| format!("jq -n --arg user svc --arg pass '{s}' '{{user: $user, pass: $pass}}'"),
+        |_, s| format!("http -a ops:'{s}' GET https://grafana.internal/api/health"),
+        |_, s| format!("psexec \\\\build01 -u CORP\\svc -p {s} cmd /c whoami"),
+        |_, s| format!("ipmitool -I lanplus -H 10.0.0.9 -U ADMIN -P '{s}' sel list"),
+        |_, s| {
+            format!(
+                "snmpget -v3 -l authPriv -u mon -a SHA -A '{s}' -x AES -X '{s}' sw01 sysUpTime.0"
+            )
+        },
+        |_, s| format!("echo {s} | az devops login --organization https://dev.azure.com/acme"),
+        |_, s| format!("MJ_APIKEY_PRIVATE={s}"),
+        |_, s| format!("vpn: user mkovacs, pw: {s}"),
+        |_, s| format!("the admin login for the build box is admin / {s} until Friday"),
+    ];
+    for ctx in named {
+        let s = format!(
+            "{}!{}{}",
+            rng.string(ALNUM, 10),
+            rng.string(DIGITS, 3),
+            rng.string(ALNUM, 6)
+        );
+        out.push(Positive {
+            family: "tools",
+            kind: "named_value",
+            text: ctx("", &s),
+            secrets: vec![s],
+        });
+    }
+    let keys: &[Context] = &[
+        |_, k| format!("Ecco la chiave API: {k}"),
+        |_, k| format!("API-nyckeln är {k}"),
+        |_, k| format!("De API-sleutel is {k}"),
+        |_, k| format!("Te paso la clave de la API: {k}"),
+        |_, k| format!("API anahtarı şu: {k}"),
+        |_, k| format!("Ключ API: {k}"),
+        |_, k| format!("这是 API 密钥：{k}"),
+        |_, k| format!("APIキーはこちらです：{k}"),
+        |_, k| format!("API 토큰: {k}"),
+        |_, k| format!("API कुंजी: {k}"),
+        |_, k| format!("مفتاح API هو {k}"),
+        |_, k| format!("Khóa API: {k}"),
+        |_, k| format!("the shared secret for the billing webhook is {k}"),
+        |_, k| format!("I set the session token to {k}, is that right?"),
+    ];
+    for ctx in keys {
+        let k = rng.string(ALNUM, 40);
+        out.push(Positive {
+            family: "foreign",
+            kind: "prose_api_key",
+            text: ctx("", &k),
+            secrets: vec![k],
+        });
+    }
+    let passwords: &[Context] = &[
+        |_, p| format!("mdp du compte de service : {p}"),
+        |_, p| format!("הסיסמה לשרת היא {p}"),
+        |_, p| format!("รหัสผ่านของฐานข้อมูลคือ {p}"),
+        |_, p| format!("Ο κωδικός πρόσβασης είναι {p}"),
+    ];
+    for ctx in passwords {
+        let p = format!(
+            "{}#{}{}",
+            rng.string(LETTERS, 6),
+            rng.string(DIGITS, 3),
+            rng.string(ALNUM, 4)
+        );
+        out.push(Positive {
+            family: "foreign",
+            kind: "prose_password",
+            text: ctx("", &p),
+            secrets: vec![p],
+        });
+    }
+    let hooks: &[Context] = &[
+        |_, h| format!("MAKE_HOOK=https://hook.us1.make.com/{h}"),
+        |_, h| format!("curl https://eth-mainnet.g.alchemy.com/v2/{h} -d @req.json"),
+        |_, h| format!("RPC_URL=https://sepolia.infura.io/v3/{h}"),
+    ];
+    for ctx in hooks {
+        let h = format!("{}{}", rng.string(LOWER_DIGIT, 28), rng.string(DIGITS, 4));
+        out.push(Positive {
+            family: "config_shapes",
+            kind: "webhook",
+            text: ctx("", &h),
+            secrets: vec![h],
+        });
+    }
+    let uuid = format!(
+        "{}-{}-4{}-9{}-{}",
+        rng.string(HEX, 8),
+        rng.string(HEX, 4),
+        rng.string(HEX, 3),
+        rng.string(HEX, 3),
+        rng.string(HEX, 12)
+    );
+    out.push(Positive {
+        family: "config_shapes",
+        kind: "webhook",
+        text: format!("LARK_HOOK=https://open.feishu.cn/open-apis/bot/v2/hook/{uuid}"),
+        secrets: vec![uuid],
+    });
+    let rocket = format!("{}/{}", rng.string(ALNUM, 24), rng.string(ALNUM, 40));
+    out.push(Positive {
+        family: "config_shapes",
+        kind: "webhook",
+        text: format!("ROCKET_HOOK=https://chat.acme.io/hooks/{rocket}"),
+        secrets: vec![rocket],
+    });
+    let bech32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+    let nsec = format!("nsec1{}", rng.string(bech32, 58));
+    out.push(Positive {
+        family: "wallets",
+        kind: "nostr_key",
+        text: format!("use my throwaway key {nsec} for the relay tests"),
+        secrets: vec![nsec],
+    });
+    let base58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    let solana = rng.string(base58, 88);
+    out.push(Positive {
+        family: "wallets",
+        kind: "solana_keypair",
+        text: format!("exported from Phantom: {solana}"),
+        secrets: vec![solana],
+    });
+}
+
 /// The whole positive corpus (deterministic).
 pub fn all() -> Vec<Positive> {
     let mut rng = Rng::new(0x5EC2_E7C0_2025);
@@ -3578,5 +3722,6 @@ pub fn all() -> Vec<Positive> {
     typed_passwords(&mut rng, &mut out);
     named_secrets(&mut rng, &mut out);
     foreign_and_config(&mut rng, &mut out);
+    tools_and_phrasings(&mut rng, &mut out);
     out
 }
