@@ -82,6 +82,8 @@ pub(super) enum Cmd {
     Snmp,
     /// HTTPie's `http -a user:X` / `--auth user:X`.
     Httpie,
+    /// `mosquitto_pub` / `mosquitto_sub -P X`.
+    Mosquitto,
 }
 
 /// The arguments on the rest of the line: `(start, end)` of each, quotes removed.
@@ -282,6 +284,15 @@ pub(super) fn network_credential(text: &[u8], hit_end: usize, out: &mut Vec<Find
 /// (third). Arguments may span lines.
 pub(super) fn argument(text: &[u8], hit_end: usize, n: usize, out: &mut Vec<Finding>) {
     use super::lex::{skip_blanks, value_at};
+    // Algolia's search-only key is public by design, and said so.
+    let before = &text[hit_end.saturating_sub(256)..hit_end];
+    if ["search-only", "search only", "public"]
+        .iter()
+        .any(|w| super::lex::contains_ci(before, w.as_bytes()))
+        && super::lex::contains_ci(before, b"algolia")
+    {
+        return;
+    }
     // The arguments before it, to their commas: brackets and quotes nest.
     let mut depth = 0usize;
     let mut quote: Option<u8> = None;
@@ -364,6 +375,7 @@ const PASSWORD_FLAGS: &[(Cmd, &[u8], Carries)] = &[
     (Cmd::Putty, b"-pw", Carries::Next),
     (Cmd::Rdp, b"/p:", Carries::Attached),
     (Cmd::Cqlsh, b"-p", Carries::Next),
+    (Cmd::Mosquitto, b"-P", Carries::Next),
     (Cmd::Psexec, b"-p", Carries::Next),
     (Cmd::Ipmi, b"-P", Carries::Next),
     (Cmd::Snmp, b"-A", Carries::Next),
@@ -432,11 +444,13 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
             }
             return;
         }
-        // jq's `--arg pass X` names its value too: `pass` alone counts.
+        // jq's `--arg pass X` names its value too: `pass` alone counts, as
+        // does a header named `Authorization`.
         Cmd::Setx => {
             if let [(ns, ne), (s, e), ..] = list[..]
                 && (super::generic::classify(&text[ns..ne]).is_some()
-                    || matches!(&text[ns..ne], b"pass" | b"pw"))
+                    || matches!(&text[ns..ne], b"pass" | b"pw")
+                    || text[ns..ne].eq_ignore_ascii_case(b"authorization"))
             {
                 push(text, s, e, out);
             }

@@ -572,6 +572,46 @@ fn is_email(v: &[u8]) -> bool {
         && tld.iter().all(u8::is_ascii_alphabetic)
 }
 
+/// A Markdown table whose header has a `Password` column (keyword `|
+/// password |` at `hit..hit_end`): that column's cell in every row.
+pub(super) fn password_column(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    let header = super::lex::line_start(text, hit, 512);
+    // Which cell of the header the keyword's `password` is.
+    let column = text[header..hit].iter().filter(|&&b| b == b'|').count();
+    let mut i = super::lex::skip_break(text, super::lex::line_end(text, hit_end, 512));
+    for _ in 0..64 {
+        let end = super::lex::line_end(text, i, 1024);
+        let row = &text[i..end];
+        if !row.trim_ascii_start().starts_with(b"|") {
+            return;
+        }
+        // The delimiter row (`|---|---|`) has no cells to take.
+        let bars: Vec<usize> = (0..row.len()).filter(|&k| row[k] == b'|').collect();
+        if bars.len() > column + 1 && !row.iter().all(|b| matches!(b, b'|' | b'-' | b':' | b' ')) {
+            let (s, e) = (i + bars[column] + 1, i + bars[column + 1]);
+            let s = s + text[s..e]
+                .iter()
+                .take_while(|b| **b == b' ' || **b == b'`')
+                .count();
+            let e = s + text[s..e]
+                .iter()
+                .rposition(|b| *b != b' ' && *b != b'`')
+                .map_or(0, |p| p + 1);
+            if super::entropy::looks_like_password(&text[s..e]) && !is_harmless(&text[s..e]) {
+                out.push(Finding {
+                    rule: "password_assignment",
+                    start: s,
+                    end: e,
+                });
+            }
+        }
+        if end >= text.len() {
+            return;
+        }
+        i = super::lex::skip_break(text, end);
+    }
+}
+
 /// "login is ops / X", "creds: admin / X" (keyword ending at `hit_end`): a
 /// user name, a slash, and the password.
 pub(super) fn login_pair(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {

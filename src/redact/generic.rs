@@ -438,6 +438,15 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
     {
         return Some(Kind::Secret);
     }
+    // Duo's `SKEY` (the integration's secret key); a PKCS#12 bundle or key
+    // store carried in a variable (`P12_BASE64`, `KEYSTORE_B64`).
+    if is(last, "skey")
+        || ws
+            .iter()
+            .any(|w| any_of(w, &["p12", "pfx", "pkcs12", "keystore", "jks"]))
+    {
+        return Some(Kind::Secret);
+    }
     // `MJ_APISECRET_PRIVATE`, `SIGNING_KEY_PRIVATE`: a secret's name, then `private`.
     if is(last, "private") && ws.len() >= 2 && classify_words(&name[..name.len() - 8]).is_some() {
         return Some(Kind::Secret);
@@ -461,6 +470,15 @@ fn in_arn(text: &[u8], name_start: usize) -> bool {
     text[token..name_start].starts_with(b"arn:")
 }
 
+/// Whether the name at `name_start` is one of Cloud Run's or Cloud
+/// Functions' `--set-secrets=NAME=secret:version` pairs (also `--update-secrets`).
+fn secret_references(text: &[u8], name_start: usize) -> bool {
+    let token = run_back(text, name_start, 512, |b| {
+        !b.is_ascii_whitespace() && b != b'"'
+    });
+    super::lex::contains(&text[token..name_start], b"-secrets=")
+}
+
 /// Finds a secret-named assignment or flag around the keyword at `hit..hit_end`.
 pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
     let mut name_start = run_back(text, hit, 64, name_byte);
@@ -470,10 +488,12 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     }
     let name_end = run(text, hit_end, 64, name_byte);
     // `scheme://user:password@host`: the URL rule keeps the host.
-    // `${DB_PASSWORD:?required}`: a shell parameter expansion, no value.
+    // `${DB_PASSWORD:?required}`: a shell parameter expansion, no value;
+    // `--set-secrets=DB_PASSWORD=db-password:latest`: references to secrets.
     if text[..name_start].ends_with(b"://")
         || text[..name_start].ends_with(b"${")
         || in_arn(text, name_start)
+        || secret_references(text, name_start)
     {
         return;
     }
@@ -622,6 +642,9 @@ fn value_after(
         if text.get(i) == Some(&b']') {
             i += 1;
         }
+    } else if text.get(i) == Some(&b']') && text.get(i + 1) == Some(&b'=') {
+        // A bracketed field: `config[secret]=…` (`gh api -f`, PHP, Rails forms).
+        i += 1;
     }
     let before = i;
     i = skip_blanks(text, i);
@@ -677,8 +700,11 @@ fn value_after(
     if op == b':' && text.get(i) == Some(&b'&') {
         i += 1;
     }
-    // SQL Server's Unicode literal: `PASSWORD = N'…'`.
-    if op == b'=' && text.get(i) == Some(&b'N') && text.get(i + 1) == Some(&b'\'') {
+    // SQL Server's Unicode literal `N'…'`, Python's and Rust's byte strings `b"…"`.
+    if op == b'='
+        && matches!(text.get(i), Some(b'N' | b'b'))
+        && matches!(text.get(i + 1), Some(b'\'' | b'"' | b'\\'))
+    {
         i += 1;
     }
     let value = value_at(text, i)?;
@@ -772,6 +798,68 @@ pub(super) fn identified(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
         identified_by(text, word + 2, out);
     } else if at(b"with") {
         identified_with(text, word + 4, out);
+    }
+}
+
+/// `INSERT INTO t (name, api_key) VALUES ('partner', 'X')` (keyword ending
+/// at `hit_end`): the quoted values of the columns named as secrets.
+pub(super) fn sql_insert(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let limit = text.len().min(hit_end + 4096);
+    let Some(open) = text[hit_end..limit]
+        .iter()
+        .position(|&b| b == b'(')
+        .map(|p| hit_end + p)
+    else {
+        return;
+    };
+    let close = run(text, open + 1, limit - open - 1, |b| b != b')');
+    let columns: Vec<&[u8]> = text[open + 1..close]
+        .split(|&b| b == b',')
+        .map(|c| {
+            let quote = |b: &u8| matches!(b, b'"' | b'`' | b'[' | b']' | b'\\');
+            let c = c.trim_ascii();
+            let from = c.iter().position(|b| !quote(b)).unwrap_or(c.len());
+            let to = c.iter().rposition(|b| !quote(b)).map_or(from, |p| p + 1);
+            &c[from..to.max(from)]
+        })
+        .collect();
+    let Some(values) = super::lex::find(&text[close..limit], b"VALUES")
+        .or_else(|| super::lex::find(&text[close..limit], b"values"))
+        .map(|p| close + p + 6)
+    else {
+        return;
+    };
+    let Some(start) = text[values..limit]
+        .iter()
+        .position(|&b| b == b'(')
+        .map(|p| values + p + 1)
+    else {
+        return;
+    };
+    // The values in order: quoted ones (`'…'`, `\"…\"`) or bare words.
+    let mut i = start;
+    for column in &columns {
+        i = skip_blanks(text, i);
+        let Some(v) = value_at(text, i) else {
+            return;
+        };
+        let kind = classify(column);
+        if let Some(kind) = kind
+            && v.quoted
+            && accepts(text, kind, v, Sep::Tight)
+        {
+            out.push(Finding {
+                rule: "secret_assignment",
+                start: v.start,
+                end: v.end,
+            });
+        }
+        let after = run(text, v.end, 8, |b| matches!(b, b'\'' | b'"' | b'\\'));
+        let comma = skip_blanks(text, after);
+        if text.get(comma) != Some(&b',') {
+            return;
+        }
+        i = comma + 1;
     }
 }
 
@@ -956,6 +1044,9 @@ fn at_line_start(text: &[u8], name_start: usize) -> bool {
         });
         if text[..j].ends_with("→".as_bytes()) {
             i = j - "→".len();
+        } else if j > 0 && text[j - 1] == b'+' {
+            // A line a diff or a patch adds (`+requirepass …`).
+            i = j - 1;
         } else if j >= 2 && text[j - 2] == b'\\' && text[j - 1] == b't' {
             i = j - 2;
         } else {
@@ -1097,17 +1188,24 @@ fn is_namespaced_hash(v: &[u8]) -> bool {
 }
 
 /// The shape gate for a value of `kind`.
-/// Google's app password as it is shown: four groups of four lower-case
-/// letters (`abcd efgh ijkl mnop`).
+/// An app-specific password as its service shows it: four to six groups of
+/// four letters or digits, one separator throughout (Google's `abcd efgh
+/// ijkl mnop`, Apple's `abcd-efgh-ijkl-mnop`, WordPress's `aut4 Y7lI …`).
 fn is_app_password(v: &[u8]) -> bool {
-    v.len() == 19
+    let Some(&sep) = v.get(4).filter(|b| matches!(b, b' ' | b'-')) else {
+        return false;
+    };
+    let groups = (v.len() + 1) / 5;
+    (4..=6).contains(&groups)
+        && v.len() == groups * 5 - 1
         && v.iter().enumerate().all(|(i, &b)| {
             if i % 5 == 4 {
-                b == b' '
+                b == sep
             } else {
-                b.is_ascii_lowercase()
+                b.is_ascii_alphanumeric()
             }
         })
+        && v.iter().any(u8::is_ascii_lowercase)
 }
 
 /// Whether `value`, found under a name of `kind` as an element's text,
@@ -1147,12 +1245,13 @@ fn accepts(text: &[u8], kind: Kind, value: Value, sep: Sep) -> bool {
             })
     });
     let has_digit = v.iter().any(u8::is_ascii_digit);
-    if mentions_secret && is_identifier(v) {
+    // A generated key may start with a word (Telnyx's `KEY0…`).
+    if mentions_secret && is_identifier(v) && !(v.len() >= 32 && looks_random(v)) {
         return false;
     }
     match kind {
         Kind::Password => looks_like_password(v) || (value.quoted && is_app_password(v)),
-        Kind::Secret => looks_random(v),
+        Kind::Secret => looks_random(v) || (value.quoted && is_app_password(v)),
         Kind::BareKey => {
             has_digit
                 && v.len() >= 16

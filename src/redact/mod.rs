@@ -120,6 +120,8 @@ enum Action {
     ProseRandom,
     /// "login is user / X".
     LoginPair,
+    /// A Markdown table with a `Password` column: its cells.
+    PasswordColumn,
     /// A webhook's secret path segment (Mattermost when true, else IFTTT).
     HookSegment(bool),
     /// Plaid's `access-<env>-<uuid>`.
@@ -142,6 +144,8 @@ enum Action {
     SecondArgument,
     /// A call whose third argument is a secret: `getConnection(url, user, "X")`.
     ThirdArgument,
+    /// `INSERT INTO t (…, api_key, …) VALUES (…, 'X', …)`: the values of secret-named columns.
+    SqlInsert,
     /// A PuTTY key file's `Private-Lines`.
     PuttyPrivate,
     /// A Netscape `cookies.txt` (curl, wget, browser exports).
@@ -168,6 +172,11 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("creds", Action::Assign),
     ("_pat", Action::Assign),
     ("psk", Action::Assign),
+    ("skey", Action::Assign),
+    ("p12", Action::Assign),
+    ("pfx", Action::Assign),
+    ("pkcs12", Action::Assign),
+    ("keystore", Action::Assign),
     // "Password" in other languages, as a name (`DB_PASSWORT=`, `senha:`).
     ("kennwort", Action::Assign),
     ("senha", Action::Assign),
@@ -250,6 +259,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("setenv", Action::Command(Cmd::Setx)),
     ("proxy_set_header", Action::Command(Cmd::Setx)),
     ("cqlsh", Action::Command(Cmd::Cqlsh)),
+    ("mosquitto_pub", Action::Command(Cmd::Mosquitto)),
+    ("mosquitto_sub", Action::Command(Cmd::Mosquitto)),
     ("psexec", Action::Command(Cmd::Psexec)),
     ("ipmitool", Action::Command(Cmd::Ipmi)),
     ("snmpwalk", Action::Command(Cmd::Snmp)),
@@ -278,6 +289,11 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("jwt.decode(", Action::SecondArgument),
     ("algoliasearch(", Action::SecondArgument),
     ("getconnection(", Action::ThirdArgument),
+    // `auth=("user", "X")` (requests, the Neo4j and Elasticsearch drivers).
+    ("auth=(", Action::SecondArgument),
+    ("basic_auth=(", Action::SecondArgument),
+    ("insert into", Action::SqlInsert),
+    ("insecure-password ", Action::ProsePassword),
     ("--password-stdin", Action::PipedPassword),
     ("kty", Action::Jwk),
     ("password is ", Action::ProsePassword),
@@ -383,6 +399,15 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("avain", Action::ForeignApiKey),
     ("nøgle", Action::ForeignApiKey),
     ("nøkkel", Action::ForeignApiKey),
+    ("رمز عبور", Action::ForeignWord(context::Named::Password)),
+    ("পাসওয়ার্ড", Action::ForeignWord(context::Named::Password)),
+    ("nenosiri", Action::ForeignWord(context::Named::Password)),
+    ("jelszava", Action::ForeignWord(context::Named::Password)),
+    ("jelszavát", Action::ForeignWord(context::Named::Password)),
+    ("lozinku", Action::ForeignWord(context::Named::Password)),
+    ("hasła", Action::ForeignWord(context::Named::Password)),
+    ("トークン", Action::ForeignApiKey),
+    ("| password |", Action::PasswordColumn),
     ("login ", Action::LoginPair),
     ("secret ", Action::ProseRandom),
     ("secret is ", Action::ProseRandom),
@@ -405,6 +430,9 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("--data-file -", Action::PipedPassword),
     ("secret create", Action::PipedPassword),
     ("devops login", Action::PipedPassword),
+    ("gh secret set", Action::PipedPassword),
+    ("wrangler secret put", Action::PipedPassword),
+    ("vercel env add", Action::PipedPassword),
     ("netscape", Action::CookieJar),
     ("secret set", Action::Command(Cmd::SecretSet)),
     ("secrets set", Action::Command(Cmd::SecretSet)),
@@ -510,6 +538,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::ProsePassword => context::prose_password(text, end, out),
         Action::ProseRandom => context::prose_random(text, end, out),
         Action::LoginPair => context::login_pair(text, end, out),
+        Action::PasswordColumn => context::password_column(text, start, end, out),
         Action::HookSegment(mattermost) => context::hook_segment(text, end, mattermost, out),
         Action::Plaid => context::plaid_token(text, start, end, out),
         Action::SaslUserKey => context::sasl_user_key(text, end, out),
@@ -521,6 +550,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::NetworkCredential => commands::network_credential(text, end, out),
         Action::SecondArgument => commands::argument(text, end, 2, out),
         Action::ThirdArgument => commands::argument(text, end, 3, out),
+        Action::SqlInsert => generic::sql_insert(text, end, out),
         Action::PuttyPrivate => keys::putty_private(text, end, out),
         Action::CookieJar => http::cookie_jar(text, end, out),
         // Handled in `find_secrets_after`, which carries what is pending.

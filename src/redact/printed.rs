@@ -103,9 +103,12 @@ pub(super) fn after_command(
     if !names_a_secret(&text[line_start..cmd_end], i) {
         return None;
     }
-    // A key file's digits said in words on the same line ("master.key is X").
+    // A key file's digits said in words on the same line ("master.key is
+    // X"), or written into it (`echo 'X' > config/master.key`).
     if let Printed::Hex(n) = kind
-        && hex_word(text, hit_end, cmd_end, n, out)
+        && (hex_word(text, hit_end, cmd_end, n, out)
+            || (contains_ci(&text[line_start..hit], b"echo ")
+                && hex_word(text, line_start, hit, n, out)))
     {
         return Some(kind);
     }

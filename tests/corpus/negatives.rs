@@ -1326,6 +1326,14 @@ fn named_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
         ("prose", "password hashing uses Argon2id(m=65536,t=3,p=4) since v2.1".to_string()),
         ("placeholders", "      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:?set it in .env}".to_string()),
         ("prose", "La chiave API si trova nel pannello di controllo.".to_string()),
+        (
+            "public",
+            "// Algolia search-only key: public by design\nconst client = algoliasearch('Q2W3E4R5T6', '0123456789abcdef0123456789abcdef');".to_string(),
+        ),
+        (
+            "secret_ref",
+            "gcloud run deploy api --set-secrets=DB_PASSWORD=db-password:latest,API_KEY=api-key:3".to_string(),
+        ),
         ("prose", "secret management lives in Vault; see docs/secrets.md".to_string()),
         ("prose", "docker login ghcr.io -u octocat --password-stdin < token.txt".to_string()),
         ("urls", "curl https://api.github.com/repos/acme/app/hooks/12345678/pings".to_string()),

@@ -3698,6 +3698,74 @@ fn tools_and_phrasings(rng: &mut Rng, out: &mut Vec<Positive>) {
     });
 }
 
+/// Yet more shapes: app-specific passwords with dashes, Telnyx-style keys
+/// that start with a word, SQL `INSERT … VALUES` under secret-named
+/// columns, Markdown tables with a Password column, diff-added config lines,
+/// bracketed fields, byte-string literals, Duo and PKCS#12 names, secrets
+/// piped into `gh secret set` / `wrangler secret put`, `auth=(user, X)`,
+/// `mosquitto_pub -P`, HAProxy's `insecure-password`, a Rails key echoed
+/// into its file, and three more languages' words for "password".
+fn more_shapes(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let app = (0..4)
+        .map(|_| rng.string(LOWER, 4))
+        .collect::<Vec<_>>()
+        .join("-");
+    out.push(Positive {
+        family: "tools",
+        kind: "shapes",
+        text: format!("+icloud_app_password = \"{app}\""),
+        secrets: vec![app],
+    });
+    let shapes: &[Context] = &[
+        |_, s| format!("static const String telnyxKey = 'KEY0{s}';"),
+        |_, s| {
+            format!(
+                "INSERT INTO integrations (provider, api_key, enabled)\nVALUES ('acme', '{s}', true);"
+            )
+        },
+        |_, s| format!("| Host | User | Password |\n|---|---|---|\n| db-01 | app | {s} |\n"),
+        |_, s| format!("*** Add File: /etc/redis/redis.conf\n+bind 127.0.0.1\n+requirepass {s}\n"),
+        |_, s| {
+            format!(
+                "gh api repos/acme/app/hooks -f 'config[secret]={s}' -f 'config[url]=https://ci.acme.io'"
+            )
+        },
+        |_, s| format!("WEBHOOK_SIGNING_SECRET = b\"{s}\""),
+        |_, s| format!("const val DUO_SKEY = \"{s}\""),
+        |_, s| format!("printf '%s' '{s}' | gh secret set SENTRY_TOKEN --repo acme/app"),
+        |_, s| format!("echo '{s}' | npx wrangler secret put STRIPE_KEY"),
+        |_, s| format!("driver = GraphDatabase.driver(uri, auth=(\"neo4j\", \"{s}\"))"),
+        |_, s| format!("mosquitto_pub -h mqtt.acme.io -u gw -P '{s}' -t plant/temp -m 21"),
+        |_, s| format!("userlist ops\n    user admin insecure-password {s}\n"),
+        |_, s| format!("رمز عبور سرور {s} است"),
+        |_, s| format!("সার্ভারের পাসওয়ার্ড হল {s}"),
+        |_, s| format!("Nenosiri la seva ni {s}"),
+    ];
+    for ctx in shapes {
+        let s = format!("{}{}", rng.string(ALNUM, 28), rng.string(DIGITS, 4));
+        out.push(Positive {
+            family: "tools",
+            kind: "shapes",
+            text: ctx("", &s),
+            secrets: vec![s],
+        });
+    }
+    let b64 = base64(format!("p12-{}", rng.string(ALNUM, 60)).as_bytes());
+    out.push(Positive {
+        family: "tools",
+        kind: "shapes",
+        text: format!("env:\n  P12_BASE64: {b64}\n"),
+        secrets: vec![b64],
+    });
+    let hex = rng.string(HEX, 32);
+    out.push(Positive {
+        family: "printed_secrets",
+        kind: "echoed_key_file",
+        text: format!("echo '{hex}' > config/master.key && chmod 600 config/master.key"),
+        secrets: vec![hex],
+    });
+}
+
 /// The whole positive corpus (deterministic).
 pub fn all() -> Vec<Positive> {
     let mut rng = Rng::new(0x5EC2_E7C0_2025);
@@ -3723,5 +3791,6 @@ pub fn all() -> Vec<Positive> {
     named_secrets(&mut rng, &mut out);
     foreign_and_config(&mut rng, &mut out);
     tools_and_phrasings(&mut rng, &mut out);
+    more_shapes(&mut rng, &mut out);
     out
 }
