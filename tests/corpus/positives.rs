@@ -3263,16 +3263,6 @@ fn named_secrets(rng: &mut Rng, out: &mut Vec<Positive>) {
             secrets: vec![t],
         });
     }
-    let uuid = |rng: &mut Rng| {
-        format!(
-            "{}-{}-4{}-a{}-{}",
-            rng.string(HEX, 8),
-            rng.string(HEX, 4),
-            rng.string(HEX, 3),
-            rng.string(HEX, 3),
-            rng.string(HEX, 12)
-        )
-    };
     let u = uuid(rng);
     out.push(Positive {
         family: "named",
@@ -3496,14 +3486,7 @@ fn foreign_and_config(rng: &mut Rng, out: &mut Vec<Positive>) {
         text: format!("curl -X POST https://maker.ifttt.com/trigger/backup_done/with/key/{ifttt}"),
         secrets: vec![ifttt],
     });
-    let plaid = format!(
-        "access-sandbox-{}-{}-4{}-8{}-{}",
-        rng.string(HEX, 8),
-        rng.string(HEX, 4),
-        rng.string(HEX, 3),
-        rng.string(HEX, 3),
-        rng.string(HEX, 12)
-    );
+    let plaid = format!("access-sandbox-{}", uuid(rng));
     out.push(Positive {
         family: "config_shapes",
         kind: "provider_token",
@@ -3659,14 +3642,7 @@ fn tools_and_phrasings(rng: &mut Rng, out: &mut Vec<Positive>) {
             secrets: vec![h],
         });
     }
-    let uuid = format!(
-        "{}-{}-4{}-9{}-{}",
-        rng.string(HEX, 8),
-        rng.string(HEX, 4),
-        rng.string(HEX, 3),
-        rng.string(HEX, 3),
-        rng.string(HEX, 12)
-    );
+    let uuid = uuid(rng);
     out.push(Positive {
         family: "config_shapes",
         kind: "webhook",
