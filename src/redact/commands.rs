@@ -84,6 +84,10 @@ pub(super) enum Cmd {
     Httpie,
     /// `mosquitto_pub` / `mosquitto_sub -P X`.
     Mosquitto,
+    /// `ssh-keygen -N X` (the new passphrase), `-P X` (the old one).
+    SshKeygen,
+    /// Windows' `net use Z: \\host\share /user:DOMAIN\name X`.
+    NetUse,
 }
 
 /// The arguments on the rest of the line: `(start, end)` of each, quotes removed.
@@ -284,12 +288,14 @@ pub(super) fn network_credential(text: &[u8], hit_end: usize, out: &mut Vec<Find
 /// (third). Arguments may span lines.
 pub(super) fn argument(text: &[u8], hit_end: usize, n: usize, out: &mut Vec<Finding>) {
     use super::lex::{skip_blanks, value_at};
-    // Algolia's search-only key is public by design, and said so.
-    let before = &text[hit_end.saturating_sub(256)..hit_end];
+    // Algolia's search-only key is public by design, and said so (in a
+    // comment before the call or after it on its line).
+    let line_end = super::lex::line_end(text, hit_end, 256);
+    let around = &text[hit_end.saturating_sub(256)..line_end];
     if ["search-only", "search only", "public"]
         .iter()
-        .any(|w| super::lex::contains_ci(before, w.as_bytes()))
-        && super::lex::contains_ci(before, b"algolia")
+        .any(|w| super::lex::contains_ci(around, w.as_bytes()))
+        && super::lex::contains_ci(around, b"algolia")
     {
         return;
     }
@@ -364,6 +370,9 @@ const PASSWORD_FLAGS: &[(Cmd, &[u8], Carries)] = &[
     (Cmd::Ldap, b"-w", Carries::Attached),
     (Cmd::Rclone, b"pass", Carries::Next),
     (Cmd::Rclone, b"password", Carries::Next),
+    (Cmd::Rclone, b"obscure", Carries::Next),
+    (Cmd::SshKeygen, b"-N", Carries::Next),
+    (Cmd::SshKeygen, b"-P", Carries::Next),
     (Cmd::Sqlcmd, b"-P", Carries::Next),
     (Cmd::Zip, b"-P", Carries::Next),
     (Cmd::Zip, b"-p", Carries::Attached),
@@ -530,6 +539,20 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
                     && let Some(c) = text[s..e].iter().position(|&b| b == b':')
                 {
                     push(text, s + c + 1, e, out);
+                }
+            }
+            // The password follows the user (`DOMAIN\name` splits into
+            // pieces at the backslash: the password is the next argument
+            // after a blank).
+            Cmd::NetUse if a.len() > 6 && a[..6].eq_ignore_ascii_case(b"/user:") => {
+                let after_blank = |&&(s, _): &&(usize, usize)| {
+                    matches!(
+                        text.get(s.wrapping_sub(1)),
+                        Some(b' ' | b'\t' | b'"' | b'\'')
+                    )
+                };
+                if let Some(&(s, e)) = list[i + 1..].iter().find(after_blank) {
+                    push(text, s, e, out);
                 }
             }
             Cmd::Lftp if a == b"-u" => {

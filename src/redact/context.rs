@@ -212,6 +212,11 @@ pub(super) fn recovery_phrase(text: &[u8], hit_end: usize, out: &mut Vec<Finding
     // "seed phrase for the test wallet: …": past what the phrase is for;
     // else the rest of the name (`mnemonics`, `_PHRASE`, `("`), then `=`,
     // `:`, blanks, a quote.
+    let hit_end = if text[hit_end..].starts_with(b" is:") || text[hit_end..].starts_with(b" is ") {
+        hit_end + 3
+    } else {
+        hit_end
+    };
     let mut i = match text.get(hit_end) {
         Some(b' ') => past_phrase(text, hit_end + 1),
         _ => None,
@@ -421,6 +426,16 @@ pub(super) fn hook_segment(text: &[u8], hit_end: usize, mattermost: bool, out: &
             end,
         });
     }
+}
+
+/// Whether `at` lies in a Firebase web app's config object
+/// (`firebaseConfig = { apiKey: …, authDomain: "….firebaseapp.com", … }`).
+pub(super) fn in_firebase_config(text: &[u8], at: usize) -> bool {
+    let before = &text[at.saturating_sub(200)..at];
+    let after = &text[at..text.len().min(at + 200)];
+    super::lex::contains_ci(before, b"firebaseconfig")
+        || super::lex::contains(after, b"authDomain")
+        || super::lex::contains(after, b".firebaseapp.com")
 }
 
 /// What a word names in [`named_in_prose`]: a password, or an API key.
@@ -760,8 +775,9 @@ fn prose_word(text: &[u8], hit_end: usize) -> (usize, usize) {
     let quote = run(text, hit_end, 2, |b| {
         matches!(b, b'`' | b'\'' | b'"' | b'\\')
     });
+    // A word ends at an escape too (`None:\n` inside a JSON string).
     let end = run(text, quote, 128, |b| {
-        !b.is_ascii_whitespace() && b != b'`' && b != b'"'
+        !b.is_ascii_whitespace() && b != b'`' && b != b'"' && b != b'\\'
     });
     let end = quote
         + text[quote..end]
@@ -779,6 +795,13 @@ pub(super) fn prose_random(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
     // what X is, so a password's shape is enough.
     if let Some(after) = past_phrase(text, hit_end) {
         return prose_password(text, after, out);
+    }
+    // "the jina key for staging: X" (the keyword holds the `for `).
+    if text[..hit_end].ends_with(b" for ") {
+        match past_phrase(text, hit_end - 4) {
+            Some(after) => return prose_random(text, after, out),
+            None => return,
+        }
     }
     let (start, end) = prose_word(text, hit_end);
     let v = &text[start..end];

@@ -498,6 +498,11 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
         return;
     }
     let full = &text[name_start..name_end];
+    // A Firebase web config's `apiKey` is public by design.
+    if full.eq_ignore_ascii_case(b"apikey") && super::context::in_firebase_config(text, name_start)
+    {
+        return;
+    }
     let flag = full.starts_with(b"-");
     let name_from = name_start + full.iter().take_while(|&&b| b == b'-' || b == b'.').count();
     let name = &text[name_from..name_end];
@@ -663,6 +668,14 @@ fn value_after(
             (b'=', 3)
         }
         (Some(b'?'), Some(b'=')) => (b'=', 2),
+        // R's `<-`.
+        (Some(b'<'), Some(b'-')) => (b'=', 2),
+        // A fallback literal: `process.env.SESSION_SECRET || 'X'`, `?? "X"`.
+        (Some(b'|'), Some(b'|')) | (Some(b'?'), Some(b'?'))
+            if matches!(text.get(skip_blanks(text, i + 2)), Some(b'\'' | b'"')) =>
+        {
+            (b'=', 2)
+        }
         (Some(b'='), _) => (b'=', 1),
         (Some(b':'), _) => (b':', 1),
         // `set("API_KEY", "…")`, and a flag in an argv list: `"--private-key", "…"`.
@@ -683,6 +696,10 @@ fn value_after(
         }
         _ if blank_before
             && (flag
+                || after_define(text, name_start)
+                || (name_start > 0
+                    && text[name_start - 1] == b':'
+                    && matches!(text.get(i), Some(b'"' | b'\\')))
                 || netrc_password(text, name_start, name_end)
                 || after_set(text, name_start)
                 || config_line(text, name_start, name_end)
@@ -966,6 +983,12 @@ pub(super) fn opens_call(text: &[u8], name_start: usize) -> bool {
     j = run_back(text, j, 8, |b| b == b'\\');
     j = run_back(text, j, 16, |b| b == b' ' || b == b'\t');
     j > 0 && text[j - 1] == b'('
+}
+
+/// `#define NAME VALUE` (C and C++).
+fn after_define(text: &[u8], name_start: usize) -> bool {
+    let before = run_back(text, name_start, 8, |b| b == b' ' || b == b'\t');
+    text[..before].ends_with(b"#define")
 }
 
 /// `… set NAME VALUE` (`aws configure set`, `npm config set //host/:_authToken`).

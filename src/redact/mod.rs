@@ -208,6 +208,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("webhook/send?key=", Action::HookSegment(false)),
     ("infura.io/v3/", Action::HookSegment(false)),
     (".alchemy.com/v2/", Action::HookSegment(false)),
+    (".quiknode.pro/", Action::HookSegment(false)),
     ("access-production-", Action::Plaid),
     ("access-sandbox-", Action::Plaid),
     ("access-development-", Action::Plaid),
@@ -260,6 +261,9 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("proxy_set_header", Action::Command(Cmd::Setx)),
     ("cqlsh", Action::Command(Cmd::Cqlsh)),
     ("mosquitto_pub", Action::Command(Cmd::Mosquitto)),
+    ("ssh-keygen", Action::Command(Cmd::SshKeygen)),
+    ("net use", Action::Command(Cmd::NetUse)),
+    ("unrar ", Action::Command(Cmd::Zip)),
     ("mosquitto_sub", Action::Command(Cmd::Mosquitto)),
     ("psexec", Action::Command(Cmd::Psexec)),
     ("ipmitool", Action::Command(Cmd::Ipmi)),
@@ -291,6 +295,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("getconnection(", Action::ThirdArgument),
     // `auth=("user", "X")` (requests, the Neo4j and Elasticsearch drivers).
     ("auth=(", Action::SecondArgument),
+    ("auth.basic(", Action::SecondArgument),
     ("basic_auth=(", Action::SecondArgument),
     ("insert into", Action::SqlInsert),
     ("insecure-password ", Action::ProsePassword),
@@ -409,6 +414,10 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("トークン", Action::ForeignApiKey),
     ("| password |", Action::PasswordColumn),
     ("login ", Action::LoginPair),
+    ("login: ", Action::LoginPair),
+    ("key for ", Action::ProseRandom),
+    ("token for ", Action::ProseRandom),
+    (" pw ", Action::ProsePassword),
     ("secret ", Action::ProseRandom),
     ("secret is ", Action::ProseRandom),
     ("token to ", Action::ProseRandom),
@@ -430,6 +439,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("--data-file -", Action::PipedPassword),
     ("secret create", Action::PipedPassword),
     ("devops login", Action::PipedPassword),
+    ("chpasswd", Action::PipedPassword),
     ("gh secret set", Action::PipedPassword),
     ("wrangler secret put", Action::PipedPassword),
     ("vercel env add", Action::PipedPassword),
@@ -490,6 +500,11 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
     match action {
         Action::Token(i) => {
             let rule = &rules::TOKEN_RULES[i];
+            // A Firebase web app's config holds its Google API key in the
+            // open by design (it names the project, it is no credential).
+            if rule.name == "google_api_key" && context::in_firebase_config(text, start) {
+                return;
+            }
             let before = out.len();
             rules::match_token(text, start, rule, out);
             if out.len() > before && rule.name == "aws_access_key_id" {

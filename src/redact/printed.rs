@@ -66,6 +66,8 @@ pub(super) const TRIGGERS: &[(&str, Printed)] = &[
     ("keyvault secret show", Printed::Password),
     ("secrets get", Printed::Password),
     ("configure get", Printed::Random),
+    // "✔ Generated new API key" and the key on the next line.
+    ("new api key", Printed::Random),
 ];
 
 /// How far after the command its output is looked for.

@@ -211,6 +211,8 @@ pub(super) static TOKEN_RULES: &[TokenRule] = &[
     rule("slack_token", "xoxs-", Url, 20, ANY, NotPhrase),
     rule("slack_token", "xoxr-", Url, 20, ANY, NotPhrase),
     rule("slack_token", "xoxe-", Url, 20, ANY, NotPhrase),
+    // The `d` cookie of a Slack browser session.
+    rule("slack_token", "xoxd-", Url, 20, ANY, NotPhrase),
     rule("slack_token", "xoxe.xoxp-", Url, 20, ANY, NotPhrase),
     rule("slack_token", "xapp-", Url, 20, ANY, NotPhrase),
     // Package registries.

@@ -1328,6 +1328,16 @@ fn named_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
         ("prose", "La chiave API si trova nel pannello di controllo.".to_string()),
         (
             "public",
+            "const firebaseConfig = {\n  apiKey: \"AIzaSyD4x9QmK2pL7vN3bR8tW1cY6hJ0fG5sE2a\",\n  authDomain: \"shop-app.firebaseapp.com\",\n};".to_string(),
+        ),
+        (
+            "code",
+            "password = keyring.get_password(\"acme\", user)\nif password is None:\n    password = getpass.getpass()".to_string(),
+        ),
+        ("code", "const port = process.env.PORT || '8080';".to_string()),
+        ("prose", "the login: page is at /admin / see docs".to_string()),
+        (
+            "public",
             "// Algolia search-only key: public by design\nconst client = algoliasearch('Q2W3E4R5T6', '0123456789abcdef0123456789abcdef');".to_string(),
         ),
         (

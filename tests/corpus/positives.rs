@@ -3726,6 +3726,39 @@ fn more_shapes(rng: &mut Rng, out: &mut Vec<Positive>) {
             secrets: vec![s],
         });
     }
+    let last: &[Context] = &[
+        |_, s| format!("here's the jina key for staging: {s}"),
+        |_, s| format!("login: admin / {s}"),
+        |_, s| format!("try pw {s}# for the jenkins box"),
+        |_, s| format!("#define WIFI_PASS \"{s}\""),
+        |_, s| format!("(def db {{:dbtype \"postgresql\" :user \"acme\" :password \"{s}\"}})"),
+        |_, s| format!("const secret = process.env.SESSION_SECRET || '{s}';"),
+        |_, s| format!("private_token <- \"{s}\""),
+        |_, s| format!("net use Z: \\\\fs01\\share /user:ACME\\maria {s}"),
+        |_, s| format!("ssh-keygen -t ed25519 -N '{s}' -f ~/.ssh/id_deploy"),
+        |_, s| format!("unrar x -p{s} backup.rar /tmp/restore"),
+        |_, s| format!("echo 'deploy:{s}' | sudo chpasswd"),
+        |_, s| format!("rclone sync ./site :sftp:/www --sftp-pass $(rclone obscure '{s}')"),
+        |_, s| format!("const driver = neo4j.driver(uri, neo4j.auth.basic('neo4j', '{s}'));"),
+        |_, s| format!("✔ Generated new API key\n{s}\n"),
+        |_, s| format!("RPC=https://young-wild-sea.solana-mainnet.quiknode.pro/{s}/"),
+    ];
+    for ctx in last {
+        let s = format!("{}{}", rng.string(ALNUM, 24), rng.string(DIGITS, 4));
+        out.push(Positive {
+            family: "tools",
+            kind: "shapes",
+            text: ctx("", &s),
+            secrets: vec![s],
+        });
+    }
+    let d = format!("xoxd-{}", rng.string(URL, 60));
+    out.push(Positive {
+        family: "chat",
+        kind: "slack_cookie",
+        text: format!("slackdump -cookie 'd={d}' export"),
+        secrets: vec![d],
+    });
     let b64 = base64(format!("p12-{}", rng.string(ALNUM, 60)).as_bytes());
     out.push(Positive {
         family: "tools",
