@@ -438,6 +438,20 @@ pub(super) fn in_firebase_config(text: &[u8], at: usize) -> bool {
         || super::lex::contains(after, b".firebaseapp.com")
 }
 
+/// A Zapier catch hook's account and key (`hooks/catch/<digits>/<key>`,
+/// keyword ending at `hit_end`).
+pub(super) fn zapier_hook(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let digits = run(text, hit_end, 16, |b| b.is_ascii_digit());
+    let key = run(text, digits + 1, 32, |b| b.is_ascii_alphanumeric());
+    if digits > hit_end && text.get(digits) == Some(&b'/') && key - digits > 6 {
+        out.push(Finding {
+            rule: "webhook",
+            start: hit_end,
+            end: key,
+        });
+    }
+}
+
 /// What a word names in [`named_in_prose`]: a password, or an API key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Named {

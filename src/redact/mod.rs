@@ -124,6 +124,8 @@ enum Action {
     PasswordColumn,
     /// A webhook's secret path segment (Mattermost when true, else IFTTT).
     HookSegment(bool),
+    /// A Zapier catch hook's `<account>/<key>`.
+    ZapierHook,
     /// Plaid's `access-<env>-<uuid>`.
     Plaid,
     /// Confluent Cloud's API key as a Kafka SASL user name.
@@ -209,6 +211,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("infura.io/v3/", Action::HookSegment(false)),
     (".alchemy.com/v2/", Action::HookSegment(false)),
     (".quiknode.pro/", Action::HookSegment(false)),
+    ("/hooks/catch/", Action::ZapierHook),
     ("access-production-", Action::Plaid),
     ("access-sandbox-", Action::Plaid),
     ("access-development-", Action::Plaid),
@@ -555,6 +558,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::LoginPair => context::login_pair(text, end, out),
         Action::PasswordColumn => context::password_column(text, start, end, out),
         Action::HookSegment(mattermost) => context::hook_segment(text, end, mattermost, out),
+        Action::ZapierHook => context::zapier_hook(text, end, out),
         Action::Plaid => context::plaid_token(text, start, end, out),
         Action::SaslUserKey => context::sasl_user_key(text, end, out),
         Action::PlistKey => pairs::plist_value(text, end, out),

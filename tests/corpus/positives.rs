@@ -3752,6 +3752,13 @@ fn more_shapes(rng: &mut Rng, out: &mut Vec<Positive>) {
             secrets: vec![s],
         });
     }
+    let zap = format!("{}/{}", rng.string(DIGITS, 7), rng.string(LOWER_DIGIT, 7));
+    out.push(Positive {
+        family: "config_shapes",
+        kind: "webhook",
+        text: format!("ZAPIER_HOOK=https://hooks.zapier.com/hooks/catch/{zap}/"),
+        secrets: vec![zap],
+    });
     let d = format!("xoxd-{}", rng.string(URL, 60));
     out.push(Positive {
         family: "chat",
