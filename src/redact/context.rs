@@ -452,6 +452,58 @@ pub(super) fn zapier_hook(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
     }
 }
 
+/// "Вот Cloudflare API token для прода: X", "the Airtable PAT for staging,
+/// set it up …: X" (keyword ending at `hit_end`): a key named in a sentence
+/// in any language, the value after the first colon on its line (within a
+/// few words), when it looks generated.
+pub(super) fn named_then_colon(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let line = super::lex::line_end(text, hit_end, 160);
+    let rest = &text[hit_end..line];
+    let colon = rest
+        .iter()
+        .position(|&b| b == b':')
+        .or_else(|| super::lex::find(rest, "：".as_bytes()).map(|p| p + 2));
+    // The keyword may end at the colon itself (`token：`).
+    let ends_at_colon = text[..hit_end].ends_with("：".as_bytes());
+    let Some(colon) = colon
+        .map(|c| hit_end + c + 1)
+        .or(ends_at_colon.then_some(hit_end))
+    else {
+        return;
+    };
+    // A sentence that ends before the colon names something else, and a
+    // digest's algorithm before it (`fingerprint SHA256:…`) makes it one.
+    let label_start = super::lex::run_back(text, colon - 1, 16, |b| b.is_ascii_alphanumeric());
+    let label = &text[label_start..colon - 1];
+    if super::lex::find(&text[hit_end..colon], b". ").is_some()
+        || ["sha1", "sha256", "sha384", "sha512", "md5"]
+            .iter()
+            .any(|h| label.eq_ignore_ascii_case(h.as_bytes()))
+    {
+        return;
+    }
+    let start = skip_blanks(text, colon);
+    let end = run(text, start, 256, |b| {
+        b.is_ascii() && !b.is_ascii_whitespace() && !matches!(b, b'"' | b'\\' | b'\'' | b'`')
+    });
+    let end = start
+        + text[start..end]
+            .iter()
+            .rposition(|&b| !matches!(b, b',' | b'.' | b';'))
+            .map_or(0, |p| p + 1);
+    let v = &text[start..end];
+    let hex = v.strip_prefix(b"0x").unwrap_or(v);
+    let generated = (v.len() >= 20 && looks_random(v))
+        || (hex.len() >= 32 && hex.iter().all(u8::is_ascii_hexdigit));
+    if generated && !v.contains(&b'/') && !is_harmless(v) && !is_uuid(v) {
+        out.push(Finding {
+            rule: "prose_secret",
+            start,
+            end,
+        });
+    }
+}
+
 /// What a word names in [`named_in_prose`]: a password, or an API key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Named {

@@ -101,8 +101,10 @@ const KEY_NOT_SECRET: &[&str] = &[
     "react",
     "js",
     "ssh",
-    // reCAPTCHA, hCaptcha and Turnstile site keys are public by design.
+    // reCAPTCHA, hCaptcha and Turnstile site keys are public by design, as
+    // is Supabase's anon key.
     "site",
+    "anon",
 ];
 
 /// "Password" in other languages, as a name's word (ASCII spellings:

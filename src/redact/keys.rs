@@ -126,6 +126,12 @@ pub(super) fn jwt(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     {
         return;
     }
+    // Supabase's anon key is a JWT made to ship in the browser
+    // (`NEXT_PUBLIC_SUPABASE_ANON_KEY=eyJ…`).
+    let before = &text[hit.saturating_sub(48)..hit];
+    if super::lex::contains_ci(before, b"anon_key") || super::lex::contains_ci(before, b"anonkey") {
+        return;
+    }
     let header_end = run(text, hit, 4096, word);
     if header_end - hit < 10 || text.get(header_end) != Some(&b'.') {
         return;

@@ -1335,6 +1335,15 @@ fn named_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
             "password = keyring.get_password(\"acme\", user)\nif password is None:\n    password = getpass.getpass()".to_string(),
         ),
         ("code", "const port = process.env.PORT || '8080';".to_string()),
+        (
+            "digest",
+            "acme-agent[812]: loaded API key (fingerprint SHA256:q3kU2xVb8Jm1Zr7Wc5Np0Ty4Ls6Hd9Ge2Ka8Fo1Qw)".to_string(),
+        ),
+        (
+            "public",
+            "NEXT_PUBLIC_SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoiYW5vbiJ9.c2lnbmF0dXJlLWZvci1hbm9u".to_string(),
+        ),
+        ("prose", "the API token expires at: 2025-12-01T00:00:00Z".to_string()),
         ("prose", "the login: page is at /admin / see docs".to_string()),
         (
             "public",

@@ -3752,6 +3752,29 @@ fn more_shapes(rng: &mut Rng, out: &mut Vec<Positive>) {
             secrets: vec![s],
         });
     }
+    let sentences: &[Context] = &[
+        |_, k| format!("Вот Cloudflare API token для прода: {k} — добавь в секреты"),
+        |_, k| format!("here is the Airtable PAT for staging, set it up in the secrets file: {k}"),
+        |_, k| format!("Đây là Datadog application key cho môi trường staging: {k}"),
+        |_, k| format!("Hier is de Okta API token voor acceptatie: {k}, zet hem in de vault"),
+        |_, k| format!("这是生产环境的Intercom token：{k}"),
+    ];
+    for ctx in sentences {
+        let k = rng.string(ALNUM, 40);
+        out.push(Positive {
+            family: "foreign",
+            kind: "prose_api_key",
+            text: ctx("", &k),
+            secrets: vec![k],
+        });
+    }
+    let evm = format!("0x{}", rng.string(HEX, 64));
+    out.push(Positive {
+        family: "wallets",
+        kind: "evm_key",
+        text: format!("Ось deployer wallet private key для стейджингу: {evm}"),
+        secrets: vec![evm],
+    });
     let zap = format!("{}/{}", rng.string(DIGITS, 7), rng.string(LOWER_DIGIT, 7));
     out.push(Positive {
         family: "config_shapes",
