@@ -203,6 +203,26 @@ fn push(text: &[u8], start: usize, end: usize, out: &mut Vec<Finding>) {
     }
 }
 
+/// The part of argument `start..end` after its first `sep` (`user:X`,
+/// `user,X`, `user%X`), as [`push`] takes a password.
+fn push_after(text: &[u8], start: usize, end: usize, sep: u8, out: &mut Vec<Finding>) {
+    if let Some(c) = text[start..end].iter().position(|&b| b == sep) {
+        push(text, start + c + 1, end, out);
+    }
+}
+
+/// A token that is a UUID (`codecov -t X`, `snyk auth X`): taken whole when
+/// it has a UUID's length or more, which elsewhere would be an id.
+fn push_uuid_token(next: Option<(usize, usize)>, out: &mut Vec<Finding>) {
+    if let Some((s, e)) = next.filter(|&(s, e)| e - s >= 32) {
+        out.push(Finding {
+            rule: "cli_token",
+            start: s,
+            end: e,
+        });
+    }
+}
+
 /// Like [`push`] for a generated token (which must look random).
 fn push_token(text: &[u8], start: usize, end: usize, out: &mut Vec<Finding>) {
     let (start, end) = unquoted(text, start, end);
@@ -512,9 +532,7 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
                 } else {
                     (list[i].0 + 7, list[i].1)
                 };
-                if let Some(c) = text[s..e].iter().position(|&b| b == b'%') {
-                    push(text, s + c + 1, e, out);
-                }
+                push_after(text, s, e, b'%', out);
             }
             Cmd::Ngrok if matches!(a, b"authtoken" | b"add-authtoken" | b"add-api-key") => {
                 if let Some((s, e)) = next {
@@ -535,10 +553,8 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
                 }
             }
             Cmd::Httpie if a == b"-a" || a == b"--auth" => {
-                if let Some((s, e)) = next
-                    && let Some(c) = text[s..e].iter().position(|&b| b == b':')
-                {
-                    push(text, s + c + 1, e, out);
+                if let Some((s, e)) = next {
+                    push_after(text, s, e, b':', out);
                 }
             }
             // The password follows the user (`DOMAIN\name` splits into
@@ -556,32 +572,12 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
                 }
             }
             Cmd::Lftp if a == b"-u" => {
-                if let Some((s, e)) = next
-                    && let Some(c) = text[s..e].iter().position(|&b| b == b',')
-                {
-                    push(text, s + c + 1, e, out);
+                if let Some((s, e)) = next {
+                    push_after(text, s, e, b',', out);
                 }
             }
-            // A UUID, which elsewhere is an id and not a secret.
-            Cmd::Snyk if a == b"auth" => {
-                if let Some((s, e)) = next.filter(|&(s, e)| e - s >= 32) {
-                    out.push(Finding {
-                        rule: "cli_token",
-                        start: s,
-                        end: e,
-                    });
-                }
-            }
-            // A UUID, which elsewhere is an id and not a secret.
-            Cmd::Codecov if matches!(a, b"-t" | b"--token") => {
-                if let Some((s, e)) = next.filter(|&(s, e)| e - s >= 32) {
-                    out.push(Finding {
-                        rule: "cli_token",
-                        start: s,
-                        end: e,
-                    });
-                }
-            }
+            Cmd::Snyk if a == b"auth" => push_uuid_token(next, out),
+            Cmd::Codecov if matches!(a, b"-t" | b"--token") => push_uuid_token(next, out),
             Cmd::Curl if a == b"-b" || a == b"--cookie" => {
                 if let Some((s, e)) = next {
                     super::http::cookie_values(text, s, e, out);
@@ -602,9 +598,7 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
                 } else {
                     continue;
                 };
-                if let Some(c) = text[s..e].iter().position(|&b| b == b':') {
-                    push(text, s + c + 1, e, out);
-                }
+                push_after(text, s, e, b':', out);
             }
             _ => {}
         }

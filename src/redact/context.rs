@@ -4,7 +4,7 @@
 //! Cohere or Mistral key near the provider's name.
 
 use super::Finding;
-use super::entropy::{Shape, looks_random};
+use super::entropy::{Shape, is_hex, is_uuid, looks_random};
 use super::lex::{alnum, b64, ends_word, run, skip_blanks, starts_word, word};
 use super::placeholders::is_harmless;
 
@@ -493,8 +493,7 @@ pub(super) fn named_then_colon(text: &[u8], hit_end: usize, out: &mut Vec<Findin
             .map_or(0, |p| p + 1);
     let v = &text[start..end];
     let hex = v.strip_prefix(b"0x").unwrap_or(v);
-    let generated = (v.len() >= 20 && looks_random(v))
-        || (hex.len() >= 32 && hex.iter().all(u8::is_ascii_hexdigit));
+    let generated = (v.len() >= 20 && looks_random(v)) || (hex.len() >= 32 && is_hex(hex));
     if generated && !v.contains(&b'/') && !is_harmless(v) && !is_uuid(v) {
         out.push(Finding {
             rule: "prose_secret",
@@ -516,12 +515,6 @@ pub(super) enum Named {
     Strong,
 }
 
-/// "Das Passwort … lautet X", "mot de passe de la base de prod est X",
-/// "パスワードは X です", "सर्वर का पासवर्ड X है" (keyword ending at
-/// `hit_end`, in any language): past the rest of the keyword's word, the
-/// value after a `:` or `=`, else the first password-shaped word of the
-/// next few on its line — word order differs from language to language,
-/// a password's shape does not.
 /// A word for "key" or "token" in another language (keyword at
 /// `hit..hit_end`) that "API" stands next to ("chiave API", "API-nyckeln",
 /// "API 토큰", "مفتاح API"): the key, as [`named_in_prose`] finds it.
@@ -533,6 +526,12 @@ pub(super) fn foreign_api_key(text: &[u8], hit: usize, hit_end: usize, out: &mut
     }
 }
 
+/// "Das Passwort … lautet X", "mot de passe de la base de prod est X",
+/// "パスワードは X です", "सर्वर का पासवर्ड X है" (keyword ending at
+/// `hit_end`, in any language): past the rest of the keyword's word, the
+/// value after a `:` or `=`, else the first password-shaped word of the
+/// next few on its line — word order differs from language to language,
+/// a password's shape does not.
 pub(super) fn named_in_prose(text: &[u8], hit_end: usize, named: Named, out: &mut Vec<Finding>) {
     // The rest of the word: an inflection after a Latin keyword (`-s`,
     // `-es`), a particle after a CJK one (`は`, `是`), up to a full-width colon.
@@ -742,15 +741,6 @@ pub(super) fn uuid_key_near(text: &[u8], hit: usize, hit_end: usize, out: &mut V
     }
 }
 
-/// Whether `v` is a UUID (8-4-4-4-12 hex digits).
-fn is_uuid(v: &[u8]) -> bool {
-    v.len() == 36
-        && v.iter().enumerate().all(|(k, &b)| match k {
-            8 | 13 | 18 | 23 => b == b'-',
-            _ => b.is_ascii_hexdigit(),
-        })
-}
-
 /// "that's the Cloudflare token" (keyword ending at `hit_end`) after a line
 /// that holds one generated-looking word: that word, when the sentence goes
 /// on to name a key, token, password or secret within five words.
@@ -791,8 +781,7 @@ pub(super) fn named_after(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec
     let alone =
         super::lex::line_start(text, start, 4) == start || (start > 0 && text[start - 1] == b'"');
     // Hex is a commit or a digest far more often than a key.
-    let hex = v.iter().all(u8::is_ascii_hexdigit);
-    if alone && v.len() >= 20 && !hex && looks_random(v) && !is_harmless(v) {
+    if alone && v.len() >= 20 && !is_hex(v) && looks_random(v) && !is_harmless(v) {
         out.push(Finding {
             rule: "prose_secret",
             start,
