@@ -79,19 +79,11 @@ pub fn add_item(conn: &Connection, id: &str, item: &BatchItem) -> Result<()> {
             item.codex_bytes
         ],
     )?;
+    // One more (a session added twice fails on the key above): counting
+    // the items again per insert would make a 50,000-request batch quadratic.
     conn.execute(
-        "UPDATE batches SET sessions = (SELECT count(*) FROM batch_items WHERE batch_id = ?1)
-         WHERE id = ?1",
+        "UPDATE batches SET sessions = sessions + 1 WHERE id = ?1",
         [id],
-    )?;
-    Ok(())
-}
-
-/// Records how many sessions batch `id` holds.
-pub fn set_sessions(conn: &Connection, id: &str, sessions: usize) -> Result<()> {
-    conn.execute(
-        "UPDATE batches SET sessions = ?2 WHERE id = ?1",
-        params![id, sessions as i64],
     )?;
     Ok(())
 }

@@ -215,7 +215,8 @@ pub fn not_cite_scanned_since(conn: &Connection, since: i64) -> Result<Vec<Sessi
     let mut stmt = conn.prepare(
         "SELECT id, tool, rollout_path, file_size, file_mtime_ns, updated_at FROM threads
          WHERE present = 1 AND read_error IS NULL AND updated_at >= ?1
-           AND (cite_scanned_size IS NOT file_size OR cite_scanned_mtime_ns IS NOT file_mtime_ns)",
+           AND (cite_scanned_size IS NOT file_size OR cite_scanned_mtime_ns IS NOT file_mtime_ns)
+         ORDER BY updated_at DESC, id DESC",
     )?;
     let rows = stmt.query_map([since], |r| {
         Ok(SessionFileRef {
@@ -227,9 +228,7 @@ pub fn not_cite_scanned_since(conn: &Connection, since: i64) -> Result<Vec<Sessi
             updated_at: r.get(5)?,
         })
     })?;
-    let mut rows = rows.collect::<rusqlite::Result<Vec<_>>>()?;
-    rows.sort_unstable_by(|a, b| (b.updated_at, &b.id).cmp(&(a.updated_at, &a.id)));
-    Ok(rows)
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// The present, not forgotten sessions whose last read found a problem (an

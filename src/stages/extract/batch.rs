@@ -21,7 +21,7 @@ use super::enqueue;
 use super::finish::{Answerer, Claimed, finalise};
 use super::{
     ExtractOptions, ExtractReport, SessionOutcome, build_backend, extract_now, outcome,
-    price_for_budget, prompt_for, select,
+    price_for_budget, prompt_for,
 };
 use crate::backends::Extractor;
 use crate::backends::batch::{self, BatchClient, RemoteBatch, parse_result, request_line};
@@ -122,9 +122,7 @@ fn submit_and_collect(
 ) -> Result<()> {
     let model = backend.model();
     collect_open(cfg, store, client, report)?;
-    let candidates = select(cfg, store, opts, now_secs(), report)?;
-    report.candidates = candidates.len();
-    let candidates = super::without_batched(store, candidates, report)?;
+    let candidates = super::candidates(cfg, store, opts, now_secs(), report)?;
     let (last_try, batched) = split_last_tries(cfg, store, candidates)?;
     // One budget for the run: what the fallback spends, the batch cannot.
     let budget = Budget::new(opts.max_tokens, cfg.costs.max_cost_per_run);
@@ -378,7 +376,6 @@ fn send(
         }
         return Ok(());
     }
-    batches::set_sessions(store.conn(), &full.id, full.items.len())?;
     crate::util::crashpoint::here("batch:recorded");
     let uploaded = client.upload(&full.id, &full.jsonl);
     crate::util::crashpoint::here("batch:uploaded");

@@ -215,9 +215,7 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &ExtractOptions) -> Result<Ext
         batch::run(cfg, store, opts, backend.as_ref(), &mut report)?;
         return Ok(report);
     }
-    let candidates = select(cfg, store, opts, now, &mut report)?;
-    report.candidates = candidates.len();
-    let candidates = without_batched(store, candidates, &mut report)?;
+    let candidates = candidates(cfg, store, opts, now, &mut report)?;
     let budget = Budget::new(opts.max_tokens, cfg.costs.max_cost_per_run);
     extract_now(
         cfg,
@@ -229,6 +227,20 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &ExtractOptions) -> Result<Ext
         &mut report,
     )?;
     Ok(report)
+}
+
+/// The sessions to extract now, newest first: the eligible ones (counted
+/// in `report.candidates`) without those an open batch holds.
+fn candidates(
+    cfg: &Config,
+    store: &mut Store,
+    opts: &ExtractOptions,
+    now: i64,
+    report: &mut ExtractReport,
+) -> Result<Vec<ThreadRow>> {
+    let picked = select(cfg, store, opts, now, report)?;
+    report.candidates = picked.len();
+    without_batched(store, picked, report)
 }
 
 /// `candidates` without the sessions an OpenAI batch still holds (counted
