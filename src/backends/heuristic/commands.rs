@@ -725,11 +725,11 @@ fn error_score(line: &str) -> i32 {
             .expect("valid regex")
     });
     static CAUSE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:requires?|required|expected|version|not found|no such|missing|cannot|can't|could not|couldn't|unable|refused|denied|not installed|unsupported|incompatible|no module|undefined|unknown|did you mean|please run|not recognized)\b")
+        Regex::new(r"(?i)\b(?:requires?|required|expected|version|not found|no such|missing|cannot|can't|could not|couldn't|unable|refused|denied|not installed|unsupported|incompatible|no module|undefined|unknown|did you mean|please run|not recognized|assertion|mismatch(?:es|ed)?)\b")
             .expect("valid regex")
     });
     static GENERIC: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)^\W*(?:failure: build failed|build failed|error: command failed|npm err! a complete log|\d+ (?:failed|errors?)\b|failed\b|tests? failed)")
+        Regex::new(r"(?i)^\W*(?:failure: build failed|build failed|error: command failed|npm err! a complete log|\d+ (?:failed|errors?)\b|failed\b|tests? failed|error: (?:test run|tests?|build|compilation) failed)")
             .expect("valid regex")
     });
     const MARKERS: &[&str] = &[
@@ -926,6 +926,19 @@ mod tests {
         let worked = worked_commands(&runs);
         assert_eq!(worked.len(), 1);
         assert_eq!(worked[0].command, "pnpm test");
+    }
+
+    #[test]
+    fn the_telling_line_of_a_failure_beats_the_runners_summary() {
+        let nextest = "--- STDOUT: tidewatch::render render_table ---\nthread 'render_table' panicked: snapshot assertion for 'render_table' failed in line 88\n     Summary [   1.377s] 48 tests run: 46 passed, 2 failed\nerror: test run failed\n";
+        assert_eq!(
+            first_error_line(nextest),
+            "thread 'render_table' panicked: snapshot assertion for 'render_table' failed in line 88"
+        );
+        assert_eq!(
+            first_error_line("error: no such command: `nextest`\n\nView all installed commands"),
+            "error: no such command: `nextest`"
+        );
     }
 
     #[test]

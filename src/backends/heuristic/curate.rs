@@ -29,7 +29,7 @@ const SAME_REQUEST: f64 = 0.5;
 
 /// A rule the user says holds in every project.
 static GLOBAL_RULE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:in|for|across|on) (?:every|all|any)(?: of)?(?: my| our| the)? (?:repos?|repositories|projects?|codebases?|workspaces?)\b|\beverywhere\b|\bglobally\b|\bwhatever (?:the )?(?:repo|project)\b|\bno matter (?:the|which) (?:repo|project)\b|\bwherever\b|\b(?:in|as in|like in) my other (?:projects|repos|repositories)\b|\bsame (?:rule )?as (?:in )?my other\b|\bprojects? of mine\b|\brepos? of mine\b")
+    Regex::new(r"(?i)\b(?:in|for|across|on) (?:every|all|any)(?: of)?(?: my| our| the)? (?:repos?|repository|repositories|projects?|codebases?|workspaces?)\b|\beverywhere\b|\bglobally\b|\bwhatever (?:the )?(?:repo|project)\b|\bno matter (?:the|which) (?:repo|project)\b|\bwherever\b|\b(?:in|as in|like in) my other (?:projects|repos|repositories)\b|\bsame (?:rule )?as (?:in )?my other\b|\bprojects? of mine\b|\brepos? of mine\b|\brepositor(?:y|ies) of mine\b")
         .expect("valid regex")
 });
 
@@ -466,41 +466,63 @@ fn role_and_family(text: &str) -> Option<(String, String)> {
 /// Keeps, for facts about the same thing (a command's port, a tool's
 /// required version, where configuration is read from), the newest only.
 fn keep_newest_facts(facts: &mut Vec<Tallied>, newest: &dyn Fn(&Tallied) -> i64) {
-    let subjects: Vec<Option<String>> = facts.iter().map(|f| fact_subject(&f.text)).collect();
+    let subjects: Vec<Vec<String>> = facts.iter().map(|f| fact_subjects(&f.text)).collect();
     let times: Vec<i64> = facts.iter().map(newest).collect();
     let mut n = 0;
     facts.retain(|_| {
         let i = n;
         n += 1;
-        let Some(subject) = &subjects[i] else {
-            return true;
-        };
-        !subjects
-            .iter()
-            .zip(&times)
-            .enumerate()
-            .any(|(j, (s, t))| j != i && s.as_ref() == Some(subject) && (*t, j) > (times[i], i))
+        !subjects[i].iter().any(|subject| {
+            subjects
+                .iter()
+                .zip(&times)
+                .enumerate()
+                .any(|(j, (s, t))| j != i && s.contains(subject) && (*t, j) > (times[i], i))
+        })
     });
 }
 
-/// What a generated fact is about, for the newest-wins rule.
-fn fact_subject(text: &str) -> Option<String> {
-    if let Some((_, port)) = text.split_once(" serves on ") {
-        return Some(format!("serves on {port}"));
+/// What a fact is about, for the newest-wins rule: a port (whatever serves
+/// on it now), the port a command serves on, a tool's required version, a
+/// version query's answer, where something is read from.
+fn fact_subjects(text: &str) -> Vec<String> {
+    if let Some((command, port)) = text.split_once(" serves on ") {
+        return vec![format!("serves on {port}"), format!("port of {command}")];
     }
     if let Some(rest) = text.strip_prefix("the project requires ") {
         return rest
             .split_whitespace()
             .next()
-            .map(|t| format!("requires {t}"));
+            .map(|t| format!("requires {t}"))
+            .into_iter()
+            .collect();
     }
     if let Some((command, _)) = text.split_once(" reports ") {
-        return Some(format!("reports {command}"));
+        return vec![format!("reports {command}")];
     }
     if let Some((what, _)) = text.split_once(" is read from ") {
-        return Some(format!("read {what}"));
+        return vec![format!("read {what}")];
     }
-    None
+    // "The dev server is up via `deno task dev` at http://localhost:8000/":
+    // a command named with one local port.
+    let command = text.split('`').nth(1).filter(|c| !c.is_empty());
+    match (command, local_ports(text).as_slice()) {
+        (Some(command), [_]) => vec![format!("port of `{command}`")],
+        _ => Vec::new(),
+    }
+}
+
+/// The local ports a line names (`localhost:8000`, `127.0.0.1:8000`).
+fn local_ports(text: &str) -> Vec<&str> {
+    static LOCAL_PORT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0):(\d{2,5})\b").expect("valid regex")
+    });
+    let mut ports: Vec<&str> = LOCAL_PORT
+        .captures_iter(text)
+        .filter_map(|c| c.get(1).map(|m| m.as_str()))
+        .collect();
+    ports.dedup();
+    ports
 }
 
 #[cfg(test)]
@@ -513,6 +535,7 @@ mod tests {
             "for every repo, write commit messages in English",
             "in all my projects use conventional commits",
             "keep PR descriptions short everywhere",
+            "A general rule first, valid for every repository of mine: plan first",
         ] {
             assert!(GLOBAL_RULE.is_match(text), "{text}");
         }
@@ -572,15 +595,20 @@ mod tests {
     }
 
     #[test]
-    fn fact_subjects() {
+    fn facts_name_their_subjects() {
         assert_eq!(
-            fact_subject("`pnpm dev` serves on localhost:4100").as_deref(),
-            Some("serves on localhost:4100")
+            fact_subjects("`pnpm dev` serves on localhost:4100"),
+            ["serves on localhost:4100", "port of `pnpm dev`"]
         );
         assert_eq!(
-            fact_subject("the project requires node >=20").as_deref(),
-            Some("requires node")
+            fact_subjects("the project requires node >=20"),
+            ["requires node"]
         );
-        assert_eq!(fact_subject("the api runs on port 8081"), None);
+        assert_eq!(
+            fact_subjects("The dev server is up via `deno task dev` at http://localhost:8000/."),
+            ["port of `deno task dev`"]
+        );
+        assert!(fact_subjects("the api runs on port 8081").is_empty());
+        assert!(fact_subjects("`make up` starts localhost:3000 and localhost:3001").is_empty());
     }
 }

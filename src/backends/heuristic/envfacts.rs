@@ -59,11 +59,14 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"(?i)\b(?:runs?|listens?|served|serves|is|are|lives?|sits?|starts?|up)\s+on\s+(?:port\s+)?:?\d{4,5}\b|\bport\s+\d{4,5}\b|\b(?:on|at)\s+(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d{2,5}\b",
         r"|\b(?:is|are|lives?|stored|kept|sits?)\s+(?:in|at|on)\s+(?:the\s+)?(?:s3\s+|gcs\s+)?(?:bucket|table|database|db|schema|namespace|cluster|account|profile)\s+`?[\w.-]+",
-        r"|`?\b[A-Z][A-Z0-9]*_`?\s+prefix\b",
+        r"|`?\b[A-Z][A-Z0-9]*_`?\s+prefix(?:ed)?\b",
         r"|^\w+\s+(?:go|goes)\s+(?:through|via)\s+\S+",
         r"|\b(?:is|are)\s+`?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w-]+\.[A-Za-z0-9]{1,6}\b",
         r"|\b(?:lives?|live|is|are|sits?|stored|kept|located|goes|go|belongs?)\s+(?:in|at|under|into|on)\s+(?:[\w-]+\s+){0,5}?[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/|\w+://)",
+        r"|\b(?:is|are)\s+(?:[\w-]+\s+){0,2}(?:files?|documents?|pages?|scripts?|modules?|templates?|fixtures?|assets?|images?|configs?|migrations?|data)\s+(?:in|under|inside)\s+[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/)",
+        r"|\b(?:endpoints?|server|service|api|ui|dashboard|console|metrics|admin|broker|container|database|db)\s+(?:is\s+|are\s+|runs\s+|listens\s+)?on\s+(?:port\s+)?:?\d{4,5}\b",
         r"|\b\d{4,7} baud\b",
+        r"|\bthe (?:jdk|jvm|java|node|python|ruby|go|rust|php|elixir|toolchain|runtime|compiler)(?: version)? (?:is|=)\s+(?:[A-Za-z][\w.-]*\s+)?v?\d+",
         r"|\breads?\s+`?[A-Z][A-Z0-9_]{2,}`?\s+from\s+\S+|\b(?:is|are|lives?|kept|stored)\s+in\s+(?:s3|gcs|r2|azure blob)\b",
         r"|\bprefix(?:ed)?\s+(?:with\s+|by\s+)?`?[A-Z][A-Z0-9]*_|\bstart(?:s)? with\s+`?[A-Z][A-Z0-9]*_`?",
         r"|\b(?:is|are)\s+(?:auto-?)?generated\b|\bgenerated (?:file|code|from|by)\b|\bgenerates (?:it|them)\b",
@@ -187,8 +190,8 @@ pub(crate) fn environment_facts(
     }
     for turn in turns {
         for sentence in prose(turn.text) {
-            if is_statement(&sentence) {
-                push(sentence);
+            if let Some(fact) = stated_fact(&sentence) {
+                push(fact.to_string());
             }
         }
     }
@@ -360,6 +363,23 @@ fn is_statement(sentence: &str) -> bool {
     !s.ends_with('?') && s.split_whitespace().count() >= 4 && STATED.is_match(s)
 }
 
+/// The fact a human sentence states: the whole sentence, or what comes
+/// before the question it ends with ("settings are read from variables
+/// prefixed with `HERB_` — can you check base.py?").
+fn stated_fact(sentence: &str) -> Option<&str> {
+    let s = sentence.trim();
+    if is_statement(s) {
+        return Some(s);
+    }
+    let question = s.strip_suffix('?')?;
+    let head = [" \u{2014} ", " \u{2013} ", " - "]
+        .iter()
+        .filter_map(|dash| question.rfind(dash).map(|at| &question[..at]))
+        .max_by_key(|head| head.len())?
+        .trim_end_matches([',', ';', ':']);
+    is_statement(head).then_some(head)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -429,6 +449,9 @@ mod tests {
             &[
                 "fyi the admin api runs on port 8081 locally",
                 "what port is it?",
+                "Posts are markdown files under content/posts/, frontmatter has `title`.",
+                "the JDK is Temurin 21, installed through sdkman",
+                "the bug is somewhere in the parser",
             ],
         );
         assert_eq!(
@@ -440,6 +463,28 @@ mod tests {
                 "`src/gen/api_pb.ts` is generated — do not edit it by hand",
                 "environment variables use the `SHOP_` prefix (e.g. `SHOP_DB_URL`)",
                 "fyi the admin api runs on port 8081 locally",
+                "Posts are markdown files under content/posts/, frontmatter has `title`.",
+                "the JDK is Temurin 21, installed through sdkman",
+            ]
+        );
+    }
+
+    #[test]
+    fn facts_said_before_a_question_or_in_passing() {
+        assert_eq!(
+            facts(
+                &[],
+                &[
+                    "All of our settings are read from environment variables prefixed with `HERB_` \u{2014} can you check that base.py reads HERB_DATABASE_URL?",
+                    "all our runtime env is QUILL_ prefixed and read in config/runtime.exs, follow that pattern",
+                    "prometheus scrapes the metrics endpoint on 9464",
+                    "is the metrics endpoint on 9464?",
+                ]
+            ),
+            [
+                "All of our settings are read from environment variables prefixed with `HERB_`",
+                "all our runtime env is QUILL_ prefixed and read in config/runtime.exs, follow that pattern",
+                "prometheus scrapes the metrics endpoint on 9464",
             ]
         );
     }

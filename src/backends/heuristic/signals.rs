@@ -31,6 +31,9 @@ use std::sync::LazyLock;
 const MAX_STATEMENT: usize = 200;
 /// Longest line read as one statement said in fragments, in bytes.
 const MAX_FRAGMENTED: usize = 100;
+/// Longest sentence read whole; a longer one is read clause by clause at its
+/// semicolons, in bytes.
+const MAX_WHOLE_SENTENCE: usize = 160;
 /// Longest evidence quote, in characters.
 const MAX_EVIDENCE: usize = 120;
 /// Most preferences reported for one session.
@@ -144,7 +147,7 @@ enum Context {
 
 /// A rule word anywhere in a sentence.
 static ANY_RULE_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:always|never|every time|whenever|by default|everywhere)\b")
+    Regex::new(r"(?i)\b(?:always|never|every (?:single )?time|whenever|by default|everywhere)\b")
         .expect("valid regex")
 });
 
@@ -208,7 +211,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every time|each time|whenever|by default)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,40}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\bfor (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a |a )?reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repositories|projects?)\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a |a )?reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -221,7 +224,7 @@ static PREFER: LazyLock<Regex> = LazyLock::new(|| {
 /// "always" where it opens the rule: at a clause start or after "please",
 /// "we", "you (should)", "I" — not "the build always fails".
 static ALWAYS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?)always\b|\balways(?:\s+(?:pls|please))?\s*(?:[-—–,.!;]|$)|\bnever ever\b")
+    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?)always\b|\balways(?:\s+(?:pls|please))?\s*(?:[-—–,.!;]|$)|\bnever ever\b|\balways\s+(?:needs?|requires?|runs?|uses?|goes|go through|gets?|takes?|wants?|starts?|lives?|builds?|ships?|targets?)\b")
         .expect("valid regex")
 });
 
@@ -325,19 +328,19 @@ static DONT_THIS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// What the agent proposes: "want me to …?", "should I …?", "I could also …".
 static PROPOSAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:want me to|should i|shall i|would you like(?: me)? to|do you want(?: me)? to|i (?:can|could) also|i'?d suggest|i suggest|i'?d recommend|i recommend|we could (?:also )?|how about|let me know if you(?:'d| would) like|happy to (?:also )?add)\b")
+    Regex::new(r"(?i)\b(?:want me to|should i|shall i|would you like(?: me)? to|do you want(?: me)? to|i (?:can|could) also|i'?d suggest|i suggest|i'?d recommend|i recommend|we could (?:also )?|how about|let me know if you(?:'d| would) like|happy to (?:also )?add|i could (?:\w+ )?(?:migrate|switch|move|rewrite|replace|port|convert|add|introduce|set up|wire up)|could be (?:rewritten|replaced|moved|migrated|switched|ported|converted|simplified)|(?:it )?might be worth|consider (?:using|switching|moving|migrating|adding))\b")
         .expect("valid regex")
 });
 
 /// A reply that declines: "no", "not now", "skip it", "let's not".
 static DECLINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:no|nope|nah|not now|not yet|not needed|no need|skip (?:it|that|this)|leave it|don'?t bother|let'?s not|not for now|maybe later|not necessary)\b")
+    Regex::new(r"(?i)^(?:(?:tempting|nice idea|good idea|interesting|thanks|thank you|appreciated|cool|hmm+|ok(?:ay)?)\b[^.!?]{0,20}?,?\s*(?:but\s+)?)?(?:no|nope|nah|not now|not yet|not needed|no need|skip (?:it|that|this)|leave it|don'?t bother|let'?s not|not for now|maybe later|not necessary|i'?d rather not|we(?:'re| are) not doing)\b")
         .expect("valid regex")
 });
 
 /// What turns a refusal into a rule: "never suggest Redis", "we don't use it".
 static STANDING_REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:stop suggesting|never suggest|don'?t (?:ever )?suggest|from now on|never|in this (?:repo|project|codebase)|we don'?t use|we never|don'?t ever|ever)\b")
+    Regex::new(r"(?i)\b(?:stop suggesting|never suggest|don'?t (?:ever )?suggest|from now on|never|in this (?:repo|project|codebase)|we don'?t use|we never|don'?t ever|ever)\b|^for the record\b")
         .expect("valid regex")
 });
 
@@ -507,7 +510,23 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             );
             continue;
         }
-        let Some((kind, statement)) = standing_rule(s).or(confirmed) else {
+        // "no unwrap() outside tests. that goes for the whole crate": the
+        // scope makes the sentence before it a rule.
+        let widened = (!s.opening && SCOPE_ONLY.is_match(s.text.trim()))
+            .then(|| &sentences[n - 1])
+            .filter(|before| {
+                before.context != Context::Pasted
+                    && !before.text.trim_end().ends_with('?')
+                    && object_words(&before.text) >= 1
+                    && !poison::is_dangerous(&before.text)
+            })
+            .map(|before| {
+                let rule = CORRECTION
+                    .find(&before.text)
+                    .map_or(before.text.trim(), |o| before.text[o.end()..].trim());
+                (Kind::Rule, format!("{rule} — {}", s.text.trim()))
+            });
+        let Some((kind, statement)) = widened.or_else(|| standing_rule(s)).or(confirmed) else {
             continue;
         };
         last_rule = Some(n);
@@ -635,6 +654,18 @@ fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
         return None;
     }
     Some((kind, statement))
+}
+
+/// Whether a word names a file: a path, or a name with a lettered extension
+/// (`lexer.rs`, not `v1.2`).
+fn is_file_name(word: &str) -> bool {
+    let w = word.trim_matches('`');
+    w.contains('/')
+        || w.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && (1..=5).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_lowercase())
+        })
 }
 
 /// Whether a statement says what it is about: two words beyond rule words,
@@ -768,6 +799,47 @@ fn strip_list_marker(line: &str) -> &str {
     l.trim()
 }
 
+/// The semicolon clauses of a long sentence that lists things (three or
+/// more clauses; two are one thought: "X failed because …; after Y it
+/// works"), outside `code`, each a statement of its own: "Some context so
+/// you do not have to guess: we
+/// always build with ./gradlew; the service listens on 8087" gives "we
+/// always build with ./gradlew" and "the service listens on 8087" — the
+/// lead-in that only announces them is dropped.
+fn clauses(sentence: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let mut in_code = false;
+    for (i, c) in sentence.char_indices() {
+        match c {
+            '`' => in_code = !in_code,
+            ';' if !in_code && sentence[i + 1..].starts_with(' ') => {
+                parts.push(sentence[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(sentence[start..].trim());
+    if let Some(first) = parts.first_mut()
+        && let Some((lead, rest)) = first.split_once(": ")
+        && CONTEXT_LEAD.is_match(lead)
+    {
+        *first = rest;
+    }
+    parts
+        .into_iter()
+        .filter(|p| p.split_whitespace().count() >= 3)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Words that announce the facts after a colon rather than state one.
+static CONTEXT_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^[^`]*\b(?:context|background|fyi|for reference|so you (?:don'?t|do not) have to guess|some (?:facts|notes|info)|heads[- ]up|a few things)\b[^`]*$")
+        .expect("valid regex")
+});
+
 /// Splits a line into sentences at `.`, `!` or `?` followed by a space.
 fn split_sentences(line: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -806,7 +878,9 @@ fn split_sentences(line: &str) -> Vec<String> {
 
 fn push_sentence(cur: &mut String, out: &mut Vec<String>) {
     let s = cur.trim();
-    if !s.is_empty() {
+    if s.len() > MAX_WHOLE_SENTENCE && s.matches("; ").count() >= 2 {
+        out.extend(clauses(s));
+    } else if !s.is_empty() {
         out.push(s.to_string());
     }
     cur.clear();
@@ -865,8 +939,11 @@ fn corrected_with(rest: &str) -> Option<(Kind, String)> {
     // fixes this task, and one class of this change ("ElevationFormatter
     // lives in …, move the tests") is the task's.
     let subject = rest.split_whitespace().next().unwrap_or("");
-    let names_one_thing =
-        subject.chars().skip(1).any(|c| c.is_ascii_uppercase()) || subject.contains('_');
+    // A CamelCase or snake_case name is one thing; an upper-case keyword
+    // ("CREATE INDEX CONCURRENTLY …") is not.
+    let camel = subject.chars().skip(1).any(|c| c.is_ascii_uppercase())
+        && subject.chars().any(|c| c.is_ascii_lowercase());
+    let names_one_thing = camel || subject.contains('_');
     let then_directs = rest
         .split(", ")
         .skip(1)
@@ -958,8 +1035,11 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     if STANDING_WHEN.is_match(&m) && object_words(s) >= 2 {
         return Some((Kind::MakeSure, s.to_string()));
     }
+    // "parser.rs not lexer.rs" points at the task's files; "tabs not
+    // spaces" chooses how to work.
     if let Some(c) = CHOICE.captures(s)
         && s.split_whitespace().count() <= 7
+        && !(is_file_name(&c[1]) && is_file_name(&c[2]))
     {
         return Some((
             Kind::UseInstead {
@@ -1305,6 +1385,105 @@ mod tests {
             declined("no. stop suggesting Redis, we never add caches to this service").len(),
             1
         );
+        // Proposals made without "want me to", declined after a lead-in.
+        let after = |proposal: &'static str, reply: &'static str| {
+            preferences(&[
+                Turn {
+                    text: "Bump the footer year",
+                    before: None,
+                },
+                Turn {
+                    text: reply,
+                    before: Some(proposal),
+                },
+            ])
+            .into_iter()
+            .map(|p| p.statement)
+            .collect::<Vec<_>>()
+        };
+        assert!(
+            after(
+                "Done. The theme toggle could be rewritten with htmx instead of islands.",
+                "Tempting, but no, we're not doing htmx."
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            after(
+                "Added the settings. Since the build is slow, I could migrate it to Bazel.",
+                "No, we will not move to Bazel. For the record, application-local.yml is gitignored and is where local secrets go."
+            ),
+            ["For the record, application-local.yml is gitignored and is where local secrets go."]
+        );
+        // "I could not reproduce it" proposes nothing: the correction stays.
+        assert_eq!(
+            after(
+                "I could not reproduce the failure.",
+                "no, tests run with make check in this repo"
+            )
+            .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_scope_after_a_sentence_makes_it_a_rule() {
+        let found = statements(&[
+            "no unwrap() outside tests. that goes for the whole crate, not just this fn: `?` or expect(\"reason\").",
+        ]);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].starts_with("no unwrap() outside tests. — that goes for the whole crate"));
+    }
+
+    #[test]
+    fn task_corrections_that_name_files_or_keywords() {
+        assert!(statements(&["no, the other file. parser.rs not lexer.rs"]).is_empty());
+        assert_eq!(statements(&["tabs not spaces"]).len(), 1);
+        assert!(
+            statements(&[
+                "no. CREATE INDEX CONCURRENTLY on anything that already has data, every single time"
+            ])
+            .first()
+            .is_some_and(|s| s.contains("CONCURRENTLY"))
+        );
+        assert_eq!(
+            preferences(&turns(&[
+                "point make test at pgschema_ci, thats what CI creates now"
+            ]))
+            .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn how_things_always_run_is_a_rule_how_they_fail_is_not() {
+        assert_eq!(
+            statements(&["the tests always need `--ds=herbarium.settings.test`, while the dev server runs with `herbarium.settings.local`."]).len(),
+            1
+        );
+        assert_eq!(
+            statements(&["We style everything with NativeWind (className), so please no StyleSheet.create in new code."]).len(),
+            1
+        );
+        assert!(statements(&["the tests always fail on my laptop"]).is_empty());
+    }
+
+    #[test]
+    fn a_long_list_of_clauses_is_read_clause_by_clause() {
+        assert_eq!(
+            split_sentences(
+                "Some context about the project so you do not have to guess: we always build through the wrapper (./gradlew), never a system-wide gradle; the JDK is Temurin 21, installed through sdkman; the service listens on 8087 locally and the actuator endpoints are on 8088."
+            ),
+            [
+                "we always build through the wrapper (./gradlew), never a system-wide gradle",
+                "the JDK is Temurin 21, installed through sdkman",
+                "the service listens on 8087 locally and the actuator endpoints are on 8088."
+            ]
+        );
+        // Two clauses are one thought, and short sentences stay whole.
+        let cause_and_fix = "train.py failed with `ModuleNotFoundError` because the package was not installed in the env; after `pip install -e .` the baseline trains and reaches val_auc 0.842 again";
+        assert_eq!(split_sentences(cause_and_fix), [cause_and_fix]);
+        assert_eq!(split_sentences("a; b; c d e"), ["a; b; c d e"]);
     }
 
     #[test]

@@ -126,6 +126,25 @@ pub fn add(p: &mut Project<'_>) {
     p.noise("relay-sre-status", Status, &["still arguing"]);
     p.fact("relay-go-vet", Repeated, &["go vet"]);
 
+    p.session(Claude, 21, "17:05")
+        .branch("fix/reconnect")
+        .user("the reconnect loop drops messages under load, have a look? Some context so you don't have to guess: the gateway's own nats container listens on 4333 locally, not the default port; prometheus scrapes the metrics endpoint on 9464; the load test lives in hack/loadtest.")
+        .ok("go test -race ./internal/queue/...", "ok  \trelay-gw/internal/queue\t1.912s\n")
+        .agent("Fixed: the reconnect handler in internal/queue/listener.go now drains the pending buffer before resubscribing; the race test passes. The hand-rolled retry loop could be rewritten with a backoff library.")
+        .user("Thanks, but no, we're not doing a backoff library.")
+        .agent("Understood, the loop stays.")
+        .user("no, the other file. dialer.go not listener.go")
+        .agent("Moved the drain into internal/queue/dialer.go and reverted listener.go.");
+    p.noise("relay-reconnect", OneOff, &["drops messages under load"]);
+    p.noise("relay-backoff", Declined, &["backoff library"]);
+    p.noise(
+        "relay-dialer",
+        TaskCorrection,
+        &["dialer.go not listener.go"],
+    );
+    p.fact("relay-nats-port", Environment, &["4333"]);
+    p.fact("relay-metrics-port", Environment, &["9464"]);
+
     p.session(CodexModern, 23, "09:35")
         .branch("test/drop-testify")
         .user("we're removing testify. plain testing package plus go-cmp's cmp.Diff from now on — convert the handler tests")
