@@ -6,6 +6,9 @@ use crate::util::time::file_stamp;
 
 /// Longest slug suffix, in bytes.
 const MAX_SLUG_BYTES: usize = 60;
+/// One day, in seconds: how far a UUIDv7's time may run ahead of the
+/// thread's last update (clock skew) before it is not believed.
+const DAY: i64 = 86_400;
 /// 62⁴: the range of the four-character hash.
 const HASH_SPACE: u32 = 14_776_336;
 const ALPHABET: &[u8; 62] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -16,7 +19,13 @@ pub fn rollout_summary_file_stem(
     source_updated_at: i64,
     slug: Option<&str>,
 ) -> String {
-    let ts = uuid_v7_secs(thread_id).unwrap_or(source_updated_at);
+    // Codex takes a UUIDv7's time as is. An id that only looks like one
+    // (hashed, hand-made) can carry any time, up to a five-digit year that
+    // breaks the stem's format; a thread cannot start after it was last
+    // updated, so such a time gives way to the update time.
+    let ts = uuid_v7_secs(thread_id)
+        .filter(|&t| source_updated_at <= 0 || t <= source_updated_at.saturating_add(DAY))
+        .unwrap_or(source_updated_at);
     let seed = match parse_uuid(thread_id) {
         Some(b) => u32::from_be_bytes([b[12], b[13], b[14], b[15]]),
         None => thread_id
@@ -91,6 +100,10 @@ mod tests {
         assert!(stem.ends_with("-fix_it"));
         let other = rollout_summary_file_stem("agent-abc", 1_739_288_119, None);
         assert_eq!(other.len(), "2025-02-11T15-35-19-xxxx".len());
+        // A v7-looking id whose time is far after the thread's last update.
+        let forged =
+            rollout_summary_file_stem("ffff0000-0000-7000-8000-000000000000", 1_739_288_119, None);
+        assert!(forged.starts_with("2025-02-11T15-35-19-"), "{forged}");
         assert_eq!(sanitize_slug("__"), "");
         assert_eq!(sanitize_slug("../../etc/passwd"), "______etc_passwd");
     }
