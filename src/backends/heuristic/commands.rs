@@ -5,7 +5,7 @@
 use super::poison;
 use super::shell::{
     Purpose, classify, first_operand, is_env_name, is_exploration, is_specific, narrows_tests,
-    program_name, program_words, segments,
+    program_name, program_words, segments, without_runner,
 };
 use crate::sources::{Event, Role, ToolCall, is_shell_tool};
 use crate::util::text::one_line;
@@ -319,6 +319,21 @@ fn is_interrupted(output: &str) -> bool {
         || head.contains("[request interrupted")
 }
 
+/// Whether a command removes local state a tool left behind (`rm -f
+/// Temp/UnityLockfile`, `rm -rf node_modules`): a step that can make the
+/// next command work, unlike looking around. Only paths inside the project.
+fn clears_local_state(words: &[String]) -> bool {
+    let mut operands = words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('-'))
+        .peekable();
+    program_name(&words[0]) == "rm"
+        && operands.peek().is_some()
+        && operands
+            .all(|w| !w.starts_with(['/', '~', '$', '*', '.']) && !w.contains("..") && w != "*")
+}
+
 fn shell_run(c: &ToolCall, position: usize) -> ShellRun {
     let command = c.input.trim().to_string();
     let mut run = ShellRun {
@@ -337,7 +352,7 @@ fn shell_run(c: &ToolCall, position: usize) -> ShellRun {
     for seg in segments(&run.command) {
         let words = program_words(&seg);
         let Some(first) = words.first() else { continue };
-        if is_exploration(&program_name(first)) {
+        if is_exploration(&program_name(first)) && !clears_local_state(&words) {
             continue;
         }
         if let Some(p) = classify(&words) {
@@ -394,9 +409,8 @@ pub(crate) fn failure_fixes(runs: &[ShellRun], told: &[Told]) -> Vec<FailureFix>
         let Some(failed_core) = failed.core.as_deref() else {
             continue;
         };
-        if failed_core.chars().count() > MAX_FIX_CHARS
-            || out.iter().any(|f| f.failed == failed_core)
-        {
+        let shown = without_program_path(failed_core);
+        if shown.chars().count() > MAX_FIX_CHARS || out.iter().any(|f| f.failed == shown) {
             continue;
         }
         let later = significant.iter().skip(i + 1).take(FIX_WINDOW).enumerate();
@@ -416,7 +430,7 @@ pub(crate) fn failure_fixes(runs: &[ShellRun], told: &[Told]) -> Vec<FailureFix>
             continue;
         };
         out.push(FailureFix {
-            failed: failed_core.to_string(),
+            failed: shown,
             exit_code: code,
             error: first_error_line(&failed.output),
             fixed,
@@ -427,6 +441,23 @@ pub(crate) fn failure_fixes(runs: &[ShellRun], told: &[Told]) -> Vec<FailureFix>
         }
     }
     out
+}
+
+/// A command as a lesson shows it: one too long to quote whose program is
+/// given by an absolute path (`/Applications/Unity/Hub/Editor/2022.3.41f1/
+/// Unity.app/Contents/MacOS/Unity -batchmode …`) names the program only
+/// (`Unity -batchmode …`).
+fn without_program_path(core: &str) -> String {
+    match core.split_once(' ') {
+        Some((program, rest))
+            if core.chars().count() > MAX_FIX_CHARS
+                && program.starts_with('/')
+                && program.matches('/').count() >= 3 =>
+        {
+            format!("{} {rest}", program.rsplit('/').next().unwrap_or(program))
+        }
+        _ => core.to_string(),
+    }
 }
 
 /// Whether the failure was about the command rather than the code: another
@@ -529,9 +560,18 @@ fn same_intent(a: &ShellRun, b: &ShellRun, immediately_after: bool) -> bool {
         a.core.as_deref().unwrap_or(""),
         b.core.as_deref().unwrap_or(""),
     );
+    // `php artisan migrate` → `./vendor/bin/sail artisan migrate`: another
+    // program given the same operands.
+    let operands =
+        |core: &str| -> Vec<String> { program_words(core).into_iter().skip(1).collect() };
+    let same_operands = {
+        let theirs = operands(a_core);
+        theirs.len() >= 2 && theirs == operands(b_core)
+    };
     (both_tools && same_sub)
         || (same_program && (same_sub || immediately_after || overlap >= 0.5))
         || overlap >= 0.6
+        || same_operands
 }
 
 /// Jaccard overlap of the words of two commands.
@@ -561,7 +601,7 @@ fn prerequisite_step(failed: &ShellRun, later: &[&ShellRun], told: &[Told]) -> O
     // the same program and first operands (`fvm flutter test` is not `fvm
     // flutter emulators`).
     let start = |r: &ShellRun| -> Vec<String> {
-        program_words(r.core.as_deref().unwrap_or(""))
+        without_runner(program_words(r.core.as_deref().unwrap_or("")))
             .into_iter()
             .filter(|w| !w.starts_with('-'))
             .take(3)
@@ -691,7 +731,16 @@ fn is_noise_line(line: &str) -> bool {
         || l == "Output:"
         || l.starts_with("[… ")
         || is_npm_banner(l)
+        || is_code_frame(l)
         || l.chars().all(|c| !c.is_alphanumeric())
+}
+
+/// Whether a line quotes source code around the error (`➜ 825▕ throw new
+/// QueryException(`, `  12 | let x = y;`), not the error itself.
+fn is_code_frame(line: &str) -> bool {
+    let rest = line.trim_start_matches(['➜', '>', ' ']);
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && rest[digits..].trim_start().starts_with(['▕', '|', '│'])
 }
 
 /// The most telling line of a failed output: the first line that reads like
@@ -721,11 +770,11 @@ const MAX_ERROR_LINES: usize = 200;
 /// How much a line of output tells about what went wrong.
 fn error_score(line: &str) -> i32 {
     static NAMED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b[A-Z]\w*(?:Error|Exception)\b|\bERR_[A-Z_]+\b|\bE[A-Z]{4,}\b|(?i:^\s*(?:error|fatal)(?:\[\w+\])?:)")
+        Regex::new(r"\b[A-Z]\w*(?:Error|Exception)\b|\bERR_[A-Z_]+\b|\bSQLSTATE\[|\bE(?:ACCES|NOENT|PERM|ADDRINUSE|ADDRNOTAVAIL|CONNREFUSED|CONNRESET|EXIST|NOTDIR|ISDIR|NOSPC|ROFS|MFILE|TIMEDOUT|PIPE|AGAIN|NOTEMPTY|NOTFOUND|INVAL|BUSY|LOOP|NAMETOOLONG|XDEV|RESOLVE|AI_AGAIN|HOSTUNREACH|NETUNREACH)\b|(?i:^\s*(?:error|fatal)(?:\[\w+\])?:)")
             .expect("valid regex")
     });
     static CAUSE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:requires?|required|expected|version|not found|no such|missing|cannot|can't|could not|couldn't|unable|refused|denied|not installed|unsupported|incompatible|no module|undefined|unknown|did you mean|please run|not recognized|assertion|mismatch(?:es|ed)?)\b")
+        Regex::new(r"(?i)\b(?:requires?|required|expected|version|not found|no such|missing|cannot|can't|could not|couldn't|unable|refused|denied|not installed|unsupported|incompatible|no module|undefined|unknown|did you mean|please run|not recognized|assertion|mismatch(?:es|ed)?|(?:isn'?t|is not|not) defined)\b")
             .expect("valid regex")
     });
     static GENERIC: LazyLock<Regex> = LazyLock::new(|| {
@@ -938,6 +987,89 @@ mod tests {
         assert_eq!(
             first_error_line("error: no such command: `nextest`\n\nView all installed commands"),
             "error: no such command: `nextest`"
+        );
+    }
+
+    #[test]
+    fn fixes_behind_runners_lock_files_and_other_programs() {
+        // `poetry run airflow …`: the runner is not the command.
+        let airflow = [
+            call(
+                "poetry run airflow dags test gauge_ingest 2026-11-03",
+                1,
+                "[2026-11-03T09:04:11.201+0000] {taskinstance.py:2905} ERROR - Task failed with exception\nairflow.exceptions.AirflowNotFoundException: The conn_id `warehouse_pg` isn't defined\n",
+            ),
+            call(
+                "poetry run airflow connections import connections.local.yaml",
+                0,
+                "Imported connection warehouse_pg\n",
+            ),
+            call(
+                "poetry run airflow dags test gauge_ingest 2026-11-03",
+                0,
+                "state=success\n",
+            ),
+        ];
+        let fixes = failure_fixes(&shell_runs(airflow.iter()), &[]);
+        assert_eq!(fixes.len(), 1);
+        assert_eq!(
+            fixes[0].fixed,
+            "poetry run airflow connections import connections.local.yaml"
+        );
+        assert!(
+            fixes[0].error.contains("AirflowNotFoundException"),
+            "{}",
+            fixes[0].error
+        );
+        // A stale lock removed; a long program path shown by its name.
+        let unity = "/Applications/Unity/Hub/Editor/2022.3.41f1/Unity.app/Contents/MacOS/Unity -batchmode -nographics -projectPath . -runTests -testPlatform EditMode -testResults Logs/editmode.xml";
+        let locked = [
+            call(
+                unity,
+                1,
+                "Multiple Unity instances cannot open the same project.\n",
+            ),
+            call("rm -f Temp/UnityLockfile", 0, ""),
+            call(unity, 0, "38 passed\n"),
+        ];
+        let fixes = failure_fixes(&shell_runs(locked.iter()), &[]);
+        assert_eq!(fixes.len(), 1);
+        assert!(
+            fixes[0].failed.starts_with("Unity -batchmode"),
+            "{}",
+            fixes[0].failed
+        );
+        assert_eq!(fixes[0].fixed, "rm -f Temp/UnityLockfile");
+        assert!(!clears_local_state(&[
+            "rm".into(),
+            "-rf".into(),
+            "/".into()
+        ]));
+        assert!(!clears_local_state(&[
+            "rm".into(),
+            "-rf".into(),
+            "~/.cache".into()
+        ]));
+        // Another program given the same operands; the code frame is no error.
+        let sail = [
+            call(
+                "php artisan migrate",
+                1,
+                "   Illuminate\\Database\\QueryException\n\n  SQLSTATE[HY000] [2002] Connection refused (Connection: mysql)\n\n  ➜ 825▕             throw new QueryException(\n",
+            ),
+            call(
+                "./vendor/bin/sail artisan migrate",
+                0,
+                "INFO  Running migrations.\n",
+            ),
+        ];
+        let fixes = failure_fixes(&shell_runs(sail.iter()), &[]);
+        assert_eq!(fixes.len(), 1);
+        assert_eq!(fixes[0].fixed, "./vendor/bin/sail artisan migrate");
+        assert!(
+            fixes[0]
+                .error
+                .starts_with("SQLSTATE[HY000] [2002] Connection refused")
         );
     }
 

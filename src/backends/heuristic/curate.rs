@@ -506,10 +506,35 @@ fn fact_subjects(text: &str) -> Vec<String> {
     // "The dev server is up via `deno task dev` at http://localhost:8000/":
     // a command named with one local port.
     let command = text.split('`').nth(1).filter(|c| !c.is_empty());
-    match (command, local_ports(text).as_slice()) {
-        (Some(command), [_]) => vec![format!("port of `{command}`")],
-        _ => Vec::new(),
+    if let (Some(command), [_]) = (command, local_ports(text).as_slice()) {
+        return vec![format!("port of `{command}`")];
     }
+    // "web runs on :3000, admin on :3200": each named service's port.
+    static NAMED_PORT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b([a-z][\w-]*)\s+(?:runs\s+|is\s+|listens\s+|lives\s+|serves\s+|sits\s+)?on\s+(?:port\s+)?:?\d{4,5}\b")
+            .expect("valid regex")
+    });
+    NAMED_PORT
+        .captures_iter(text)
+        .map(|c| c[1].to_ascii_lowercase())
+        .filter(|name| {
+            !matches!(
+                name.as_str(),
+                "it" | "this"
+                    | "that"
+                    | "which"
+                    | "one"
+                    | "also"
+                    | "now"
+                    | "still"
+                    | "and"
+                    | "is"
+                    | "runs"
+                    | "port"
+            )
+        })
+        .map(|name| format!("port of {name}"))
+        .collect()
 }
 
 /// The local ports a line names (`localhost:8000`, `127.0.0.1:8000`).
@@ -608,7 +633,12 @@ mod tests {
             fact_subjects("The dev server is up via `deno task dev` at http://localhost:8000/."),
             ["port of `deno task dev`"]
         );
-        assert!(fact_subjects("the api runs on port 8081").is_empty());
+        assert_eq!(fact_subjects("the api runs on port 8081"), ["port of api"]);
+        assert_eq!(
+            fact_subjects("web runs on :3000, admin on :3200."),
+            ["port of web", "port of admin"]
+        );
+        assert!(fact_subjects("it runs on 8080").is_empty());
         assert!(fact_subjects("`make up` starts localhost:3000 and localhost:3001").is_empty());
     }
 }

@@ -50,7 +50,7 @@ static ENV_PREFIX_SETTING: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Configuration or data read from a place, as a program reports it.
 static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:loaded|loading|reading|using|read|opened|opening)\s+(config(?:uration)?|settings|database|data(?:base)?|db|env(?:ironment)? file)\s*(?:file\s*)?(?:from|at|:)\s+[`'\x22]?((?:~|\.{1,2}|/|[\w.-]+/)[^\s`'\x22,;)]*)")
+    Regex::new(r"(?i)\b(?:loaded|loading|reading|using|read|opened|opening)\s+(config(?:uration)?|settings|database|data(?:base)?|db|env(?:ironment)? file)\s*(?:file\s*)?(?:(?:from|at):?|:)\s+[`'\x22]?((?:~|\.{1,2}|/|[\w.-]+/)[^\s`'\x22,;)]*)")
         .expect("valid regex")
 });
 
@@ -65,6 +65,8 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:lives?|live|is|are|sits?|stored|kept|located|goes|go|belongs?)\s+(?:in|at|under|into|on)\s+(?:[\w-]+\s+){0,5}?[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/|\w+://)",
         r"|\b(?:is|are)\s+(?:[\w-]+\s+){0,2}(?:files?|documents?|pages?|scripts?|modules?|templates?|fixtures?|assets?|images?|configs?|migrations?|data)\s+(?:in|under|inside)\s+[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/)",
         r"|\b(?:endpoints?|server|service|api|ui|dashboard|console|metrics|admin|broker|container|database|db)\s+(?:is\s+|are\s+|runs\s+|listens\s+)?on\s+(?:port\s+)?:?\d{4,5}\b",
+        r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+`?\s+(?:is|=)\s+`?(?:~|/|\.{1,2}/)[\w.-]+",
+        r"|\b(?:is|are)\s+`?(?:~|/)[\w.-]+/[\w.-]+",
         r"|\b\d{4,7} baud\b",
         r"|\bthe (?:jdk|jvm|java|node|python|ruby|go|rust|php|elixir|toolchain|runtime|compiler)(?: version)? (?:is|=)\s+(?:[A-Za-z][\w.-]*\s+)?v?\d+",
         r"|\breads?\s+`?[A-Z][A-Z0-9_]{2,}`?\s+from\s+\S+|\b(?:is|are|lives?|kept|stored)\s+in\s+(?:s3|gcs|r2|azure blob)\b",
@@ -479,12 +481,16 @@ mod tests {
                     "all our runtime env is QUILL_ prefixed and read in config/runtime.exs, follow that pattern",
                     "prometheus scrapes the metrics endpoint on 9464",
                     "is the metrics endpoint on 9464?",
+                    "AIRFLOW_HOME is /home/seun/pipelines/tidewater/.airflow (set by the .envrc)",
+                    "the landing zone is /srv/tidewater/landing, mounted read-only",
                 ]
             ),
             [
                 "All of our settings are read from environment variables prefixed with `HERB_`",
                 "all our runtime env is QUILL_ prefixed and read in config/runtime.exs, follow that pattern",
                 "prometheus scrapes the metrics endpoint on 9464",
+                "AIRFLOW_HOME is /home/seun/pipelines/tidewater/.airflow (set by the .envrc)",
+                "the landing zone is /srv/tidewater/landing, mounted read-only",
             ]
         );
     }

@@ -237,6 +237,24 @@ pub(super) fn program_words(seg: &str) -> Vec<String> {
     words
 }
 
+/// The words of a command without the runner that only starts it in an
+/// environment (`poetry run`, `uv run`, `bundle exec`, `npx`, `pnpm exec`):
+/// `poetry run airflow dags test` is `airflow dags test`.
+pub(super) fn without_runner(mut words: Vec<String>) -> Vec<String> {
+    let first = words.first().map(|w| program_name(w)).unwrap_or_default();
+    let second = words.get(1).map(String::as_str).unwrap_or("");
+    let skip = match (first.as_str(), second) {
+        ("uv" | "poetry" | "pipenv" | "hatch" | "pdm" | "rye", "run") => 2,
+        ("bundle" | "pnpm" | "yarn" | "npm" | "mise", "exec") => 2,
+        ("npx" | "bunx" | "pnpx", _) => 1,
+        _ => 0,
+    };
+    if words.len() > skip {
+        words.drain(..skip);
+    }
+    words
+}
+
 /// Whether a word is an environment variable's name: upper-case letters,
 /// digits and `_`, starting with a letter (`JAVA_HOME`, `CI`).
 pub(super) fn is_env_name(name: &str) -> bool {

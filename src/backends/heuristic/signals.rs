@@ -211,7 +211,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a |a )?reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a |a )?reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -224,7 +224,7 @@ static PREFER: LazyLock<Regex> = LazyLock::new(|| {
 /// "always" where it opens the rule: at a clause start or after "please",
 /// "we", "you (should)", "I" — not "the build always fails".
 static ALWAYS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?)always\b|\balways(?:\s+(?:pls|please))?\s*(?:[-—–,.!;]|$)|\bnever ever\b|\balways\s+(?:needs?|requires?|runs?|uses?|goes|go through|gets?|takes?|wants?|starts?|lives?|builds?|ships?|targets?)\b")
+    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i|so|and|then|just)\s+(?:should\s+|must\s+)?)always\b|\balways(?:\s+(?:pls|please))?\s*(?:[-—–,.!;]|$)|\bnever ever\b|\balways\s+(?:needs?|requires?|runs?|uses?|goes|go through|gets?|takes?|wants?|starts?|lives?|builds?|ships?|targets?)\b|\b(?:is|are) always\s+`")
         .expect("valid regex")
 });
 
@@ -278,7 +278,7 @@ static EVERY_THING: LazyLock<Regex> = LazyLock::new(|| {
 /// A sentence that only says where the rule before it holds: "not here,
 /// not in any of my repos", "same in all my projects", "everywhere".
 static SCOPE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:and\s+)?not here,?\s+)?(?:and\s+)?(?:not )?(?:in|for|across) (?:any|all|every)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)[.!]*$|^(?:same|likewise) (?:in|for|across) (?:all|every) (?:my |our )?(?:repos?|projects?)[.!]*$|^everywhere[.!]*$|^anywhere in this (?:repo|repository|project|codebase)[.!]*$|^(?:that|this|it) goes for (?:the whole|all|every|any) \w+.*$")
+    Regex::new(r"(?i)^(?:(?:and\s+)?not here,?\s+)?(?:and\s+)?(?:not )?(?:in|for|across) (?:any|all|every)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)[.!]*$|^(?:same|likewise) (?:in|for|across) (?:all|every) (?:my |our )?(?:repos?|projects?)[.!]*$|^everywhere[.!]*$|^(?:not )?ever[.!]*$|^(?:period|full stop|no exceptions)[.!]*$|^anywhere in this (?:repo|repository|project|codebase)[.!]*$|^(?:that|this|it) goes for (?:the whole|all|every|any) \w+.*$")
         .expect("valid regex")
 });
 
@@ -292,6 +292,18 @@ static KEEP_IT_ALONE: LazyLock<Regex> = LazyLock::new(|| {
 /// convention stated under an engineering topic.
 static TOPIC_RULE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:tests?|testing|logging|logs|errors?|error handling|commits?|commit messages|naming|names|styling|styles?|css|formatting|imports|exports|deps|dependencies|docs|documentation|comments|branches|branch names|prs?|pull requests|migrations|config|configuration|env vars|deploys?|deployments?|releases?|versioning|api|types|typing|state|secrets|code style|conventions?|rule of thumb|for future reference|fyi|lint|linting|linter|format|formatter|build|deploy|test command)\s*[:=]\s+\S")
+        .expect("valid regex")
+});
+
+/// "no partial functions in rivet at all": a thing ruled out everywhere.
+static NO_AT_ALL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^no [\w\s.'-]{2,40}?\b(?:at all|anywhere|ever|whatsoever)\b")
+        .expect("valid regex")
+});
+
+/// "Data.Text everywhere.", "pnpm only.": a two-word rule.
+static TERSE_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^[\w.+/-]*[a-z][\w.+/-]* (?:everywhere|always|only|exclusively)[.!]*$")
         .expect("valid regex")
 });
 
@@ -310,13 +322,25 @@ static STANDING_CHECK: LazyLock<Regex> = LazyLock::new(|| {
 /// A standing condition: "before you finish anything", "after touching
 /// serializers", "after chart changes".
 static STANDING_WHEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bbefore (?:you |we )?(?:finish|say you'?re done|call it done|are done|you'?re done|you are done|hand (?:it )?back|hand off|wrap up|report back|commit|push|open a pr|merge|release|ship)\w*(?: anything| something)?\b|\bafter (?:touching|changing|editing|any change to|every change to)\b|\bafter (?:\w+ )?(?:changes|edits)\b|\bafter (?:each|every) \w+")
+    Regex::new(r"(?i)\bbefore (?:you |we )?(?:finish|say you'?re done|call it done|are done|you'?re done|you are done|hand (?:it )?back|hand off|wrap up|report back|commit|push|open a pr|merge|release|ship)\w*(?: anything| something)?\b|\b(?:when|once) (?:you(?:'re| are)|you(?:'ve| have)) (?:done|finished)\b|\bafter (?:touching|changing|editing|any change to|every change to)\b|\bafter (?:\w+ )?(?:changes|edits)\b|\bafter (?:each|every) \w+")
         .expect("valid regex")
 });
 
 /// Words that limit an instruction to the task at hand.
 static TEMPORARY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:for now|yet|this time|right now|today|at the moment|for the moment|in this (?:pr|change|commit|branch)\b|for this (?:task|change|pr|ticket|issue|one|fix)\b|until (?:i|we|you)\b)|\bfor (?:this|that|it)\s*[.!]*$")
+        .expect("valid regex")
+});
+
+/// Whether words limit a statement to the task at hand ("for now", "this
+/// time"); "every time, not just today" widens it instead.
+fn for_now_only(statement: &str) -> bool {
+    TEMPORARY.is_match(&NOT_JUST_NOW.replace_all(statement, ""))
+}
+
+/// "not just today", "not only for this task": the opposite of a limit.
+static NOT_JUST_NOW: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\bnot (?:just|only) (?:for )?(?:today|now|this time|right now|this (?:task|change|pr|one|fix|file))\b")
         .expect("valid regex")
 });
 
@@ -543,6 +567,10 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
         retiring = replacement(&statement)
             .is_some_and(|r| r.new.is_none())
             .then_some(n);
+        let statement = match n.checked_sub(1).filter(|_| !s.opening) {
+            Some(before) => with_antecedent(&statement, &sentences[before].text),
+            None => statement,
+        };
         let p = Preference {
             statement: clip(&statement, MAX_STATEMENT),
             evidence: quote(&s.text),
@@ -577,7 +605,7 @@ pub(crate) fn requests(turns: &[Turn<'_>]) -> Vec<String> {
             || text.ends_with('?')
             || QUESTION_START.is_match(text)
             || !REQUEST_VERB.is_match(text)
-            || TEMPORARY.is_match(text)
+            || for_now_only(text)
             || text.contains(['"', '`'])
             || text.split_whitespace().any(|w| w.contains('_'))
             || content_words(text).len() < 2
@@ -642,7 +670,7 @@ fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
     // The task is stated in the first message's opening sentence; what
     // follows it ("for context: SwiftUI only here") can be a standing rule.
     let task_constraint = s.context == Context::Task && s.opening && lower_bar && !standing;
-    let for_this_task = TEMPORARY.is_match(&statement)
+    let for_this_task = for_now_only(&statement)
         || (matches!(kind, Kind::Never) && DONT_THIS.is_match(&without_fillers(&statement)));
     if refused
         || task_constraint
@@ -654,6 +682,28 @@ fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
         return None;
     }
     Some((kind, statement))
+}
+
+/// A statement about "it" named by the sentence before: "what's in
+/// cabal.project.local? (it's mine, per machine — don't commit it)" keeps
+/// "cabal.project.local: it's mine, per machine — don't commit it".
+fn with_antecedent(statement: &str, before: &str) -> String {
+    let bare = statement.trim().trim_start_matches('(');
+    let about_it = ["it's ", "it is ", "it ", "that's ", "this is "]
+        .iter()
+        .any(|p| bare.to_lowercase().starts_with(p));
+    let file = before
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| "`'\"?!.,:;()".contains(c)))
+        .find(|w| is_file_name(w) && w.contains('.'));
+    match file {
+        Some(file) if about_it => {
+            let bare = bare.trim_end_matches([')', ' ']);
+            let bare = bare.strip_suffix(".)").unwrap_or(bare);
+            format!("{file}: {bare}")
+        }
+        _ => statement.to_string(),
+    }
 }
 
 /// Whether a word names a file: a path, or a name with a lettered extension
@@ -799,9 +849,9 @@ fn strip_list_marker(line: &str) -> &str {
     l.trim()
 }
 
-/// The semicolon clauses of a long sentence that lists things (three or
-/// more clauses; two are one thought: "X failed because …; after Y it
-/// works"), outside `code`, each a statement of its own: "Some context so
+/// The semicolon clauses of a long sentence (outside `code` and
+/// parentheses), each a statement of its own when there are three or more
+/// (two are one thought: "X failed because …; after Y it works"): "Some context so
 /// you do not have to guess: we
 /// always build with ./gradlew; the service listens on 8087" gives "we
 /// always build with ./gradlew" and "the service listens on 8087" — the
@@ -810,10 +860,13 @@ fn clauses(sentence: &str) -> Vec<String> {
     let mut parts = Vec::new();
     let mut start = 0;
     let mut in_code = false;
+    let mut depth = 0usize;
     for (i, c) in sentence.char_indices() {
         match c {
             '`' => in_code = !in_code,
-            ';' if !in_code && sentence[i + 1..].starts_with(' ') => {
+            '(' if !in_code => depth += 1,
+            ')' if !in_code => depth = depth.saturating_sub(1),
+            ';' if !in_code && depth == 0 && sentence[i + 1..].starts_with(' ') => {
                 parts.push(sentence[start..i].trim());
                 start = i + 1;
             }
@@ -878,8 +931,13 @@ fn split_sentences(line: &str) -> Vec<String> {
 
 fn push_sentence(cur: &mut String, out: &mut Vec<String>) {
     let s = cur.trim();
-    if s.len() > MAX_WHOLE_SENTENCE && s.matches("; ").count() >= 2 {
-        out.extend(clauses(s));
+    let parts = if s.len() > MAX_WHOLE_SENTENCE {
+        clauses(s)
+    } else {
+        Vec::new()
+    };
+    if parts.len() >= 3 {
+        out.extend(parts);
     } else if !s.is_empty() {
         out.push(s.to_string());
     }
@@ -904,6 +962,17 @@ fn without_fillers(sentence: &str) -> String {
 
 /// Whether a sentence is a rule or a correction, and the statement to keep.
 fn rule_kind(sentence: &str, after_correction: bool) -> Option<(Kind, String)> {
+    let terse = TERSE_RULE.is_match(sentence.trim())
+        && !is_stop_word(
+            &sentence
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_lowercase(),
+        );
+    if terse {
+        return Some((Kind::Rule, sentence.trim().to_string()));
+    }
     if sentence.trim_end().ends_with('?') || sentence.split_whitespace().count() < 3 {
         return None;
     }
@@ -992,7 +1061,7 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     {
         return Some((Kind::Rule, s.to_string()));
     }
-    if NOT_HERE.is_match(&m) {
+    if NOT_HERE.is_match(&m) || NO_AT_ALL.is_match(&m) {
         return Some((Kind::Never, s.to_string()));
     }
     if let Some(p) = PREFER.find(&m) {
@@ -1037,8 +1106,15 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     }
     // "parser.rs not lexer.rs" points at the task's files; "tabs not
     // spaces" chooses how to work.
-    if let Some(c) = CHOICE.captures(s)
-        && s.split_whitespace().count() <= 7
+    // "fourmolu, not ormolu — config is fourmolu.yaml": the choice is
+    // before the dash.
+    let choice = [" \u{2014} ", " \u{2013} ", " - "]
+        .iter()
+        .filter_map(|d| s.find(d))
+        .min()
+        .map_or(s, |at| &s[..at]);
+    if let Some(c) = CHOICE.captures(choice)
+        && choice.split_whitespace().count() <= 7
         && !(is_file_name(&c[1]) && is_file_name(&c[2]))
     {
         return Some((
@@ -1469,6 +1545,49 @@ mod tests {
     }
 
     #[test]
+    fn terse_rules_emphasis_and_antecedents() {
+        // Fragments that still state a rule.
+        assert_eq!(
+            statements(&["Data.Text everywhere."]),
+            ["Data.Text everywhere."]
+        );
+        assert!(statements(&["it everywhere."]).is_empty());
+        assert_eq!(
+            statements(&["no partial functions in rivet at all — head, tail, fromJust."]).len(),
+            1
+        );
+        assert_eq!(
+            statements(&["format. fourmolu, not ormolu — config is fourmolu.yaml in root."]).len(),
+            1
+        );
+        // "ever." belongs to the rule before it.
+        assert_eq!(
+            statements(&["please don't slap 'use client' on a whole page. ever."]),
+            ["please don't slap 'use client' on a whole page. — ever."]
+        );
+        // "(it's mine …)" is about the file the question named.
+        assert_eq!(
+            statements(&[
+                "build's slow. what's in cabal.project.local? (it's mine, per machine, gitignored — don't commit it.)"
+            ]),
+            ["cabal.project.local: it's mine, per machine, gitignored — don't commit it."]
+        );
+        // Standing markers said in passing.
+        for rule in [
+            "and only run the tests for the package you touched (`bun turbo run test --filter=<pkg>`), the suite is slow.",
+            "the page stays a server component — that's how the whole repo works, look at apps/admin.",
+            "Furthermore, every DAG must have catchup=False unless I explicitly state otherwise.",
+            "Start dates are always `pendulum.datetime(..., tz=\"UTC\")`.",
+            "and when you are done format only what you changed with `./vendor/bin/pint --dirty`.",
+            "so always move the .meta together with its file (git mv both), every time, not just today",
+        ] {
+            assert_eq!(statements(&[rule]).len(), 1, "{rule}");
+        }
+        assert!(statements(&["the build is always slow"]).is_empty());
+        assert!(statements(&["skip the flaky test, just today"]).is_empty());
+    }
+
+    #[test]
     fn a_long_list_of_clauses_is_read_clause_by_clause() {
         assert_eq!(
             split_sentences(
@@ -1484,6 +1603,9 @@ mod tests {
         let cause_and_fix = "train.py failed with `ModuleNotFoundError` because the package was not installed in the env; after `pip install -e .` the baseline trains and reaches val_auc 0.842 again";
         assert_eq!(split_sentences(cause_and_fix), [cause_and_fix]);
         assert_eq!(split_sentences("a; b; c d e"), ["a; b; c d e"]);
+        // Semicolons inside parentheses do not split.
+        let aside = "The relevant facts: the landing zone is /srv/tidewater/landing (mounted read-only; files arrive as tolls_YYYYMMDD.csv; daily), and the SQL templates are produced by `make sqlgen`";
+        assert_eq!(split_sentences(aside), [aside]);
     }
 
     #[test]

@@ -42,7 +42,7 @@ const COMMAND: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/-]*(?:\s+[a-z][\w.:+@/-]*){0,
 /// "no longer use Y", "dropped Y", "we moved off Y": (old).
 static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from))\s+{TOOL}"
+        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from))\s+{TOOL}|\bnot\s+{COMMAND}\s+any ?more\b"
     ))
     .expect("valid regex")
 });
@@ -57,7 +57,7 @@ static OLD_GONE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "the env is churn-py311 now": (new).
 static NOW_IS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(r"(?i)\b(?:is|are)\s+{TOOL}\s+now\b")).expect("valid regex")
+    Regex::new(&format!(r"(?i)(?:\b(?:is|are)|'s)\s+{TOOL}\s+now\b")).expect("valid regex")
 });
 
 /// "we moved to C++20", "switched to uv": (new).
@@ -172,7 +172,7 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
     }
     let old = OLD_ONLY
         .captures(statement)
-        .and_then(|c| tool(c.get(1)))
+        .and_then(|c| tool(c.get(1).or(c.get(2))))
         .or_else(|| OLD_GONE.captures(statement).and_then(|c| tool(c.get(1))));
     let new = NEW_ONLY
         .captures(statement)
@@ -359,6 +359,14 @@ mod tests {
             rep(None, "Jest")
         );
         assert_eq!(replacement("we moved off netlify."), rep(None, "netlify"));
+        assert_eq!(
+            replacement("so the lint step is that, not `bun run lint` anymore."),
+            rep(None, "bun run lint")
+        );
+        assert_eq!(
+            replacement("it's biome now").and_then(|r| r.new).as_deref(),
+            Some("biome")
+        );
         assert_eq!(
             replacement("We've decided to move from flutter_lints to very_good_analysis."),
             rep(Some("very_good_analysis"), "flutter_lints")
