@@ -105,18 +105,31 @@ impl Hit {
 }
 
 /// Brings the index (and, with `[search] embeddings`, the vectors) up to
-/// date after a stage changed the memory folder. A failure is a warning,
-/// never the stage's failure: every search refreshes the index again before
-/// it answers.
-pub fn refresh_after_stage(store: &mut Store, cfg: &Config) -> Option<IndexReport> {
-    let mut report = match refresh(store.conn_mut(), &cfg.memory_root) {
-        Ok(report) => report,
-        Err(e) => {
-            crate::ui::warn(format!("search index not updated: {e}"));
-            return None;
+/// date after a stage. When the stage changed no memory file the folder is
+/// not walked again (every search refreshes the index before it answers),
+/// but units still waiting for vectors get them. A failure is a warning,
+/// never the stage's failure.
+pub fn refresh_after_stage(
+    store: &mut Store,
+    cfg: &Config,
+    files_changed: bool,
+) -> Option<IndexReport> {
+    let embedder = configured_embedder(cfg);
+    if !files_changed && embedder.is_none() {
+        return None;
+    }
+    let mut report = if files_changed {
+        match refresh(store.conn_mut(), &cfg.memory_root) {
+            Ok(report) => report,
+            Err(e) => {
+                crate::ui::warn(format!("search index not updated: {e}"));
+                return None;
+            }
         }
+    } else {
+        IndexReport::default()
     };
-    let Some(embedder) = configured_embedder(cfg) else {
+    let Some(embedder) = embedder else {
         return Some(report);
     };
     match embedder.update(store.conn()) {

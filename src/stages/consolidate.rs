@@ -272,7 +272,7 @@ pub fn run(
                 ));
             }
             report.read_paths = crate::agents::refresh_installed(cfg, store, now);
-            report.search_index = crate::search::refresh_after_stage(store, cfg);
+            report.search_index = crate::search::refresh_after_stage(store, cfg, true);
             Ok(report)
         }
         Err(e) => {

@@ -208,7 +208,8 @@ pub fn run(
     }
     report.resources_pruned = old.iter().map(|p| rel(root, p)).collect();
     if !dry_run {
-        report.search_index = crate::search::refresh_after_stage(store, cfg);
+        let changed = report.changed_anything() || report.symlinks_removed > 0;
+        report.search_index = crate::search::refresh_after_stage(store, cfg, changed);
     }
     Ok((report, selection))
 }
