@@ -277,6 +277,12 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX idx_ledger_month ON ledger(at, tokens_in, tokens_out, cost, sync_cost, codex_cost);
     DROP INDEX idx_ledger_at;
     "#,
+    // 12: the extraction watermarks recorded on jobs read from an index
+    // alone, not one table lookup per session on every run.
+    r#"
+    CREATE INDEX idx_jobs_success_watermark ON jobs(kind, job_key, last_success_watermark)
+        WHERE last_success_watermark IS NOT NULL;
+    "#,
 ];
 
 /// The schema version this build writes.

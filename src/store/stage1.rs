@@ -12,7 +12,7 @@ pub fn extraction_watermarks(conn: &Connection) -> Result<HashMap<String, i64>> 
     let mut stmt = conn.prepare(
         "SELECT thread_id, source_updated_at FROM stage1_outputs INDEXED BY idx_stage1_outputs_selection
          UNION ALL
-         SELECT job_key, last_success_watermark FROM jobs
+         SELECT job_key, last_success_watermark FROM jobs INDEXED BY idx_jobs_success_watermark
           WHERE kind = 'memory_stage1' AND last_success_watermark IS NOT NULL",
     )?;
     let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
