@@ -283,6 +283,14 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX idx_jobs_success_watermark ON jobs(kind, job_key, last_success_watermark)
         WHERE last_success_watermark IS NOT NULL;
     "#,
+    // 13: the sessions cite-import has still to read, from an index that
+    // holds only them (none on a quiet night) instead of one table lookup
+    // per session of the window.
+    r#"
+    CREATE INDEX idx_threads_cite_pending ON threads(updated_at DESC, id DESC)
+        WHERE present = 1 AND read_error IS NULL
+          AND (cite_scanned_size IS NOT file_size OR cite_scanned_mtime_ns IS NOT file_mtime_ns);
+    "#,
 ];
 
 /// The schema version this build writes.

@@ -213,7 +213,8 @@ pub struct SessionFileRef {
 /// mtime, newest first: only the columns that locate their files.
 pub fn not_cite_scanned_since(conn: &Connection, since: i64) -> Result<Vec<SessionFileRef>> {
     let mut stmt = conn.prepare(
-        "SELECT id, tool, rollout_path, file_size, file_mtime_ns, updated_at FROM threads
+        "SELECT id, tool, rollout_path, file_size, file_mtime_ns, updated_at
+         FROM threads INDEXED BY idx_threads_cite_pending
          WHERE present = 1 AND read_error IS NULL AND updated_at >= ?1
            AND (cite_scanned_size IS NOT file_size OR cite_scanned_mtime_ns IS NOT file_mtime_ns)
          ORDER BY updated_at DESC, id DESC",
