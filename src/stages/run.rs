@@ -325,7 +325,11 @@ fn run_stages(
             Stage::Diff => record_stage(store, &run_id, stage.name(), |s| {
                 let fingerprint = sync::inputs_fingerprint(s)?;
                 let ws = diff::inspect(&cfg.memory_root)?;
-                diff::write_diff_file(&cfg.memory_root, &ws)?;
+                // A consolidation in this run writes its own diff file when
+                // there is something to consolidate (and removes this one).
+                if !opts.stages.contains(&Stage::Consolidate) {
+                    diff::write_diff_file(&cfg.memory_root, &ws)?;
+                }
                 let report = DiffReport {
                     changes: ws.changes.len(),
                     baseline: ws.baseline.head_short()?,
