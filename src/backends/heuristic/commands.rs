@@ -170,6 +170,19 @@ pub(crate) fn described_fixes(events: &[&Event], fixes: &[FailureFix]) -> Vec<St
         if m.role != Role::Assistant {
             continue;
         }
+        if let Some(story) = told_fix(&m.text)
+            && !poison::is_dangerous(&story)
+            && !out.contains(&story)
+            && !fixes
+                .iter()
+                .any(|f| m.text.contains(&format!("`{}`", f.failed)))
+        {
+            out.push(story);
+            if out.len() == MAX_DESCRIBED {
+                return out;
+            }
+            continue;
+        }
         for sentence in super::signals::prose(&m.text) {
             let sentence = sentence.replace('\u{2019}', "'");
             let spans = sentence.split('`').skip(1).step_by(2).count();
@@ -190,6 +203,38 @@ pub(crate) fn described_fixes(events: &[&Event], fixes: &[FailureFix]) -> Vec<St
         }
     }
     out
+}
+
+/// A fix the agent tells over several sentences: what failed ("The operator
+/// could not list TeamQuotas: …"), what it changed ("I applied
+/// `deploy/rbac.yaml` with `kubectl apply -f deploy/rbac.yaml`"), and that
+/// it then worked — as one line, the failure shortened.
+fn told_fix(reply: &str) -> Option<String> {
+    static FAILURE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:failed|fails|died|errored|crashed|refused|could not|couldn'?t|cannot|can'?t|was missing|had no|forbidden|denied|not found)\b")
+            .expect("valid regex")
+    });
+    static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:added|set|applied|installed|changed|pinned|removed|deleted|enabled|disabled|granted|exported|registered|created|bumped|downgraded)\b")
+            .expect("valid regex")
+    });
+    static WORKED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:passes|pass|passed|works|worked|succeeds?|succeeded|finishes|builds|green|runs? clean)\b")
+            .expect("valid regex")
+    });
+    let sentences = super::signals::prose(reply);
+    let failed = sentences.iter().position(|s| FAILURE.is_match(s))?;
+    let change = failed
+        + 1
+        + sentences[failed + 1..]
+            .iter()
+            .position(|s| CHANGE.is_match(s) && s.contains('`'))?;
+    if !sentences[change..].iter().any(|s| WORKED.is_match(s)) {
+        return None;
+    }
+    let cause = sentences[failed].split(": ").next().unwrap_or("");
+    let cause = one_line(cause.trim_end_matches('.'), 79);
+    Some(one_line(&format!("{cause} → {}", sentences[change]), 199))
 }
 
 /// A command that worked, with what it is for.
@@ -514,9 +559,20 @@ fn command_was_the_problem(failed: &ShellRun, fixed: &ShellRun) -> bool {
 /// Whether the fix sets environment variables the failed command did not
 /// (`JAVA_HOME=… ./gradlew test` after `./gradlew test`).
 fn sets_variables(failed: &str, fixed: &str) -> bool {
+    // `JAVA_HOME=… ./gradlew`, `GKSwstype=100 julia …`: assignments before
+    // the program (any case), or upper-case ones anywhere (`make CI=1`).
     let assignments = |s: &str| -> Vec<String> {
+        let mut leading = true;
         s.split_whitespace()
-            .filter(|w| w.split_once('=').is_some_and(|(k, _)| is_env_name(k)))
+            .filter(|w| {
+                let name = w.split_once('=').map(|(k, _)| k);
+                let prefix = name.is_some_and(|k| {
+                    k.starts_with(|c: char| c.is_ascii_alphabetic())
+                        && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                });
+                leading &= prefix;
+                leading || name.is_some_and(is_env_name)
+            })
             .map(str::to_string)
             .collect()
     };
@@ -1070,6 +1126,42 @@ mod tests {
             fixes[0]
                 .error
                 .starts_with("SQLSTATE[HY000] [2002] Connection refused")
+        );
+    }
+
+    #[test]
+    fn fixes_told_over_several_sentences_and_variables_of_any_case() {
+        assert_eq!(
+            told_fix("The operator could not list TeamQuotas: its service account had no ClusterRoleBinding (403). I applied `deploy/rbac.yaml` with `kubectl apply -f deploy/rbac.yaml`, restarted the deployment, and the handlers now succeed.").as_deref(),
+            Some("The operator could not list TeamQuotas → I applied `deploy/rbac.yaml` with `kubectl apply -f deploy/rbac.yaml`, restarted the deployment, and the handlers now succeed.")
+        );
+        assert_eq!(
+            told_fix("The tests failed. I added `x` to the list."),
+            None,
+            "no sign it worked"
+        );
+        assert_eq!(
+            told_fix("I added `--json`; the tests pass."),
+            None,
+            "nothing failed"
+        );
+        let headless = [
+            call(
+                "julia --project=docs docs/make.jl",
+                1,
+                "ERROR: LoadError: failed to run `@example` block\n",
+            ),
+            call(
+                "GKSwstype=100 julia --project=docs docs/make.jl",
+                0,
+                "docs built\n",
+            ),
+        ];
+        let fixes = failure_fixes(&shell_runs(headless.iter()), &[]);
+        assert_eq!(fixes.len(), 1);
+        assert_eq!(
+            fixes[0].fixed,
+            "GKSwstype=100 julia --project=docs docs/make.jl"
         );
     }
 

@@ -29,14 +29,14 @@ const SAME_REQUEST: f64 = 0.5;
 
 /// A rule the user says holds in every project.
 static GLOBAL_RULE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:in|for|across|on) (?:every|all|any)(?: of)?(?: my| our| the)? (?:repos?|repository|repositories|projects?|codebases?|workspaces?)\b|\beverywhere\b|\bglobally\b|\bwhatever (?:the )?(?:repo|project)\b|\bno matter (?:the|which) (?:repo|project)\b|\bwherever\b|\b(?:in|as in|like in) my other (?:projects|repos|repositories)\b|\bsame (?:rule )?as (?:in )?my other\b|\bprojects? of mine\b|\brepos? of mine\b|\brepositor(?:y|ies) of mine\b")
+    Regex::new(r"(?i)\b(?:in|for|across|on) (?:every|all|any)(?: of)?(?: my| our| the)? (?:repos?|repository|repositories|projects?|codebases?|workspaces?)\b|\beverywhere\b|\bglobally\b|\bwhatever (?:the )?(?:repo|project)\b|\bno matter (?:the|which) (?:repo|project)\b|\bwherever\b|\b(?:in|as in|like in) my other (?:projects|repos|repositories)\b|\bsame (?:rule )?as (?:in )?my other\b|\bprojects? of mine\b|\brepos? of mine\b|\brepositor(?:y|ies) of mine\b|\b(?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?) (?:i|we) (?:touch|work on|own|maintain|write)\b|\bacross the board\b|\bnot (?:only|just) (?:in )?this (?:repo|repository|project|codebase)\b|\ball (?:of )?my (?:repos?|repositories|projects?|codebases?|stuff|code)\b|\bin general, in all\b")
         .expect("valid regex")
 });
 
 /// "everywhere else in this repo": everywhere, but only here.
 static HERE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\beverywhere(?: else)? (?:in this (?:repo|repository|project|codebase|app)|here)\b",
+        r"(?i)\beverywhere(?: else)? (?:in this (?:repo|repository|project|codebase|app)|here)\b|\b(?:how )?this (?:codebase|repo|repository|project|app) (?:does|do)(?: it| things)?\b",
     )
     .expect("valid regex")
 });
@@ -487,7 +487,10 @@ fn keep_newest_facts(facts: &mut Vec<Tallied>, newest: &dyn Fn(&Tallied) -> i64)
 /// version query's answer, where something is read from.
 fn fact_subjects(text: &str) -> Vec<String> {
     if let Some((command, port)) = text.split_once(" serves on ") {
-        return vec![format!("serves on {port}"), format!("port of {command}")];
+        return vec![
+            format!("serves on {port}"),
+            format!("port of `{}`", served_command(command.trim_matches('`'))),
+        ];
     }
     if let Some(rest) = text.strip_prefix("the project requires ") {
         return rest
@@ -504,10 +507,18 @@ fn fact_subjects(text: &str) -> Vec<String> {
         return vec![format!("read {what}")];
     }
     // "The dev server is up via `deno task dev` at http://localhost:8000/":
-    // a command named with one local port.
-    let command = text.split('`').nth(1).filter(|c| !c.is_empty());
-    if let (Some(command), [_]) = (command, local_ports(text).as_slice()) {
-        return vec![format!("port of `{command}`")];
+    // a command named with one local port (the last one named before it).
+    if let [port] = local_ports(text).as_slice() {
+        let before = &text[..text.find(port).unwrap_or(text.len())];
+        let command = before
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|c| !c.is_empty())
+            .last();
+        if let Some(command) = command {
+            return vec![format!("port of `{}`", served_command(command))];
+        }
     }
     // "web runs on :3000, admin on :3200": each named service's port.
     static NAMED_PORT: LazyLock<Regex> = LazyLock::new(|| {
@@ -537,6 +548,36 @@ fn fact_subjects(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// A serving command as the same server whatever its port and runner:
+/// `yarn nx serve portal --port 4300` is `nx serve portal`.
+fn served_command(command: &str) -> String {
+    let mut words: Vec<&str> = command.split_whitespace().collect();
+    while let Some(first) = words.first() {
+        match *first {
+            "yarn" | "npx" | "pnpm" | "bunx" | "bun" | "npm" | "pnpx" => {
+                words.remove(0);
+                if words.first() == Some(&"run") {
+                    words.remove(0);
+                }
+            }
+            _ => break,
+        }
+    }
+    let mut out = Vec::new();
+    let mut skip_value = false;
+    for w in words {
+        if std::mem::take(&mut skip_value) {
+            continue;
+        }
+        if matches!(w, "--port" | "-p") {
+            skip_value = true;
+        } else if !w.starts_with("--port=") {
+            out.push(w);
+        }
+    }
+    out.join(" ")
+}
+
 /// The local ports a line names (`localhost:8000`, `127.0.0.1:8000`).
 fn local_ports(text: &str) -> Vec<&str> {
     static LOCAL_PORT: LazyLock<Regex> = LazyLock::new(|| {
@@ -561,11 +602,17 @@ mod tests {
             "in all my projects use conventional commits",
             "keep PR descriptions short everywhere",
             "A general rule first, valid for every repository of mine: plan first",
+            "this applies to every repository I touch: conventional commits",
+            "across the board: timestamps in UTC",
         ] {
             assert!(GLOBAL_RULE.is_match(text), "{text}");
         }
         assert!(!GLOBAL_RULE.is_match("use pnpm in this repo"));
         assert!(HERE_ONLY.is_match("the same seed as everywhere else in this repo"));
+        assert!(
+            HERE_ONLY.is_match("use @onready vars — that's how this codebase does it, everywhere")
+        );
+        assert!(!GLOBAL_RULE.is_match("that goes for the whole crate, not just this fn"));
     }
 
     #[test]
@@ -623,7 +670,18 @@ mod tests {
     fn facts_name_their_subjects() {
         assert_eq!(
             fact_subjects("`pnpm dev` serves on localhost:4100"),
-            ["serves on localhost:4100", "port of `pnpm dev`"]
+            ["serves on localhost:4100", "port of `dev`"]
+        );
+        assert_eq!(
+            fact_subjects(
+                "`nx reset` cleared the cache; after that `nx serve portal` comes up on http://localhost:4200/."
+            ),
+            ["port of `nx serve portal`"]
+        );
+        // The same server whatever its runner and port flag.
+        assert_eq!(
+            fact_subjects("`yarn nx serve portal --port 4300` serves on localhost:4300")[1],
+            fact_subjects("`nx serve portal` comes up on http://localhost:4200/.")[0]
         );
         assert_eq!(
             fact_subjects("the project requires node >=20"),

@@ -68,6 +68,7 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+`?\s+(?:is|=)\s+`?(?:~|/|\.{1,2}/)[\w.-]+",
         r"|\b(?:is|are)\s+`?(?:~|/)[\w.-]+/[\w.-]+",
         r"|\b\d{4,7} baud\b",
+        r"|(?:^\(?|\b(?:i'?m|i am|we'?re|we are) on\s+)(?:node|yarn|pnpm|npm|bun|deno|python|ruby|go|rust|java|jdk|swift|php|julia|godot|unity|dotnet|flutter|dart|kotlin|gradle|maven|terraform|elixir|erlang|otp|ghc|cabal|zig|scala|sbt|lua|perl|postgres(?:ql)?|mysql|redis)\s+v?\d+(?:\.\d+)*\b",
         r"|\bthe (?:jdk|jvm|java|node|python|ruby|go|rust|php|elixir|toolchain|runtime|compiler)(?: version)? (?:is|=)\s+(?:[A-Za-z][\w.-]*\s+)?v?\d+",
         r"|\breads?\s+`?[A-Z][A-Z0-9_]{2,}`?\s+from\s+\S+|\b(?:is|are|lives?|kept|stored)\s+in\s+(?:s3|gcs|r2|azure blob)\b",
         r"|\bprefix(?:ed)?\s+(?:with\s+|by\s+)?`?[A-Z][A-Z0-9]*_|\bstart(?:s)? with\s+`?[A-Z][A-Z0-9]*_`?",
@@ -483,6 +484,8 @@ mod tests {
                     "is the metrics endpoint on 9464?",
                     "AIRFLOW_HOME is /home/seun/pipelines/tidewater/.airflow (set by the .envrc)",
                     "the landing zone is /srv/tidewater/landing, mounted read-only",
+                    "- node 20.15 via volta (pinned in package.json)",
+                    "I am on Julia 1.10 LTS (installed by juliaup), macbook M2.",
                 ]
             ),
             [
@@ -491,6 +494,8 @@ mod tests {
                 "prometheus scrapes the metrics endpoint on 9464",
                 "AIRFLOW_HOME is /home/seun/pipelines/tidewater/.airflow (set by the .envrc)",
                 "the landing zone is /srv/tidewater/landing, mounted read-only",
+                "node 20.15 via volta (pinned in package.json)",
+                "I am on Julia 1.10 LTS (installed by juliaup), macbook M2.",
             ]
         );
     }

@@ -435,7 +435,12 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
             classify(&inner)
         }
         "uv" | "poetry" | "pipenv" | "hatch" | "pdm" => match sub.as_str() {
-            "run" => classify(&after_sub()),
+            // `poetry run pytest`, or a script: `hatch run test:unit`.
+            "run" => {
+                let after = after_sub();
+                classify(&after)
+                    .or_else(|| first_operand(&after).and_then(|s| purpose_from_name(&s)))
+            }
             "sync" | "install" => Some(Purpose::Install),
             "pip" => Some(Purpose::Install),
             _ => None,
@@ -603,6 +608,11 @@ mod tests {
         assert_eq!(classify(&words("npm run build")), Some(Purpose::Build));
         assert_eq!(classify(&words("mise run test:e2e")), Some(Purpose::Tests));
         assert_eq!(classify(&words("uv run pytest -q")), Some(Purpose::Tests));
+        assert_eq!(classify(&words("hatch run test:unit")), Some(Purpose::Tests));
+        assert_eq!(
+            without_runner(words("poetry run airflow dags test x")),
+            words("airflow dags test x")
+        );
         assert_eq!(classify(&words("make")), Some(Purpose::Build));
         assert_eq!(
             classify(&words("npx tsc --noEmit")),

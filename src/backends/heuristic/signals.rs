@@ -211,7 +211,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a |a )?reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are|it'?s) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a |a )?reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -295,6 +295,12 @@ static TOPIC_RULE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// "Export: `godot --headless --export-release …`": how a job is done here.
+static COMMAND_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:to )?(?:export|push|deploy|release|publish|build|tests?|lint|format|serve|start|install|package|bundle|migrate|seed|docs|upload|ship)(?: command)?\s*:\s*`[^`]+`[.!]?$")
+        .expect("valid regex")
+});
+
 /// "no partial functions in rivet at all": a thing ruled out everywhere.
 static NO_AT_ALL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^no [\w\s.'-]{2,40}?\b(?:at all|anywhere|ever|whatsoever)\b")
@@ -335,12 +341,15 @@ static TEMPORARY: LazyLock<Regex> = LazyLock::new(|| {
 /// Whether words limit a statement to the task at hand ("for now", "this
 /// time"); "every time, not just today" widens it instead.
 fn for_now_only(statement: &str) -> bool {
-    TEMPORARY.is_match(&NOT_JUST_NOW.replace_all(statement, ""))
+    // "…in all new code; existing futures may stay until we touch them":
+    // the limit in a later clause is about something else.
+    let rule = statement.split("; ").next().unwrap_or(statement);
+    TEMPORARY.is_match(&NOT_JUST_NOW.replace_all(rule, ""))
 }
 
 /// "not just today", "not only for this task": the opposite of a limit.
 static NOT_JUST_NOW: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bnot (?:just|only) (?:for )?(?:today|now|this time|right now|this (?:task|change|pr|one|fix|file))\b")
+    Regex::new(r"(?i)\bnot (?:just|only) (?:for |in )?(?:today|now|this time|right now|this (?:task|change|pr|one|fix|file|repo|repository|project|codebase))\b")
         .expect("valid regex")
 });
 
@@ -352,7 +361,7 @@ static DONT_THIS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// What the agent proposes: "want me to …?", "should I …?", "I could also …".
 static PROPOSAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:want me to|should i|shall i|would you like(?: me)? to|do you want(?: me)? to|i (?:can|could) also|i'?d suggest|i suggest|i'?d recommend|i recommend|we could (?:also )?|how about|let me know if you(?:'d| would) like|happy to (?:also )?add|i could (?:\w+ )?(?:migrate|switch|move|rewrite|replace|port|convert|add|introduce|set up|wire up)|could be (?:rewritten|replaced|moved|migrated|switched|ported|converted|simplified)|(?:it )?might be worth|consider (?:using|switching|moving|migrating|adding))\b")
+    Regex::new(r"(?i)\b(?:want me to|should i|shall i|would you like(?: me)? to|do you want(?: me)? to|i (?:can|could) also|i'?d suggest|i suggest|i'?d recommend|i recommend|we could (?:also )?|how about|let me know if you(?:'d| would) like|happy to (?:also )?add|i could (?:\w+ )?(?:migrate|switch|move|rewrite|replace|port|convert|add|introduce|set up|wire up)|could be (?:rewritten|replaced|moved|migrated|switched|ported|converted|simplified)|(?:it )?might be worth|consider (?:using|switching|moving|migrating|adding)|would (?:shrink|simplify|speed up|reduce|cut|save|trim|halve|drop))\b")
         .expect("valid regex")
 });
 
@@ -550,6 +559,21 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
                     .map_or(before.text.trim(), |o| before.text[o.end()..].trim());
                 (Kind::Rule, format!("{rule} — {}", s.text.trim()))
             });
+        // "we moved off JuliaFormatter. Now Runic only: `runic …`": the
+        // sentence naming the new value goes with the retired one.
+        if let Some(last) = out.last_mut()
+            && retiring == Some(n.wrapping_sub(1))
+            && !s.opening
+            && (s.text.contains('`') || s.text.trim_start().to_lowercase().starts_with("now "))
+            && standing_rule(s).is_none()
+        {
+            last.statement = clip(
+                &format!("{} {}", last.statement, s.text.trim()),
+                MAX_STATEMENT,
+            );
+            retiring = None;
+            continue;
+        }
         let Some((kind, statement)) = widened.or_else(|| standing_rule(s)).or(confirmed) else {
             continue;
         };
@@ -675,7 +699,7 @@ fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
     if refused
         || task_constraint
         || for_this_task
-        || POINTS_AT_ONE.is_match(&statement)
+        || POINTS_AT_ONE.is_match(&NOT_JUST_NOW.replace_all(&statement, ""))
         || !names_its_object(&statement, &kind)
         || poison::is_dangerous(&statement)
     {
@@ -1059,6 +1083,9 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     if let Some(k) = KEEP_IT.find(&m)
         && object_words(&s[..k.start()]) >= 2
     {
+        return Some((Kind::Rule, s.to_string()));
+    }
+    if COMMAND_LABEL.is_match(s) {
         return Some((Kind::Rule, s.to_string()));
     }
     if NOT_HERE.is_match(&m) || NO_AT_ALL.is_match(&m) {
@@ -1461,6 +1488,17 @@ mod tests {
             declined("no. stop suggesting Redis, we never add caches to this service").len(),
             1
         );
+        let after_aside = preferences(&[
+            Turn {
+                text: "Add the rates endpoint",
+                before: None,
+            },
+            Turn {
+                text: "No, we will not be switching to Hummingbird; Vapor stays.",
+                before: Some("Done. Hummingbird 2 would shrink the dependency tree considerably."),
+            },
+        ]);
+        assert!(after_aside.is_empty());
         // Proposals made without "want me to", declined after a lead-in.
         let after = |proposal: &'static str, reply: &'static str| {
             preferences(&[
@@ -1585,6 +1623,32 @@ mod tests {
         }
         assert!(statements(&["the build is always slow"]).is_empty());
         assert!(statements(&["skip the flaky test, just today"]).is_empty());
+    }
+
+    #[test]
+    fn scopes_conditions_labels_and_the_value_after_a_retired_one() {
+        for rule in [
+            "A general remark that applies to every repository I touch, not only this one: commit messages must follow Conventional Commits.",
+            "across the board (all my repos, all clusters): log timestamps in UTC, ISO 8601",
+            "Every exported function need docstring with jldoctest block, in this package this is the rule.",
+            "If a package is needed, use `swift package resolve` against the pinned versions.",
+            "I prefer async/await over EventLoopFuture in all new code here; existing futures may stay until we touch them.",
+            "Export: `godot --headless --export-release \"Web\" build/web/index.html`.",
+            "We ditched the html5 channel on itch, it's `beto/mothlight:web` now.",
+        ] {
+            assert_eq!(statements(&[rule]).len(), 1, "{rule}");
+        }
+        assert_eq!(
+            statements(&[
+                "we moved off JuliaFormatter, it fight with the new CI. Now Runic only: `runic --inplace src test`."
+            ]),
+            [
+                "we moved off JuliaFormatter, it fight with the new CI. Now Runic only: `runic --inplace src test`."
+            ]
+        );
+        // Limits and pointers still count in the clause that states the rule.
+        assert!(statements(&["use the staging db until we ship"]).is_empty());
+        assert!(statements(&["If the build fails, tell me"]).is_empty());
     }
 
     #[test]

@@ -42,7 +42,7 @@ const COMMAND: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/-]*(?:\s+[a-z][\w.:+@/-]*){0,
 /// "no longer use Y", "dropped Y", "we moved off Y": (old).
 static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from))\s+{TOOL}|\bnot\s+{COMMAND}\s+any ?more\b"
+        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from))\s+(?:the |our |that )?{TOOL}|\bnot\s+{COMMAND}\s+any ?more\b"
     ))
     .expect("valid regex")
 });
@@ -359,6 +359,10 @@ mod tests {
             rep(None, "Jest")
         );
         assert_eq!(replacement("we moved off netlify."), rep(None, "netlify"));
+        assert_eq!(
+            replacement("We ditched the html5 channel on itch, it's `beto/mothlight:web` now"),
+            rep(Some("beto/mothlight:web"), "html5")
+        );
         assert_eq!(
             replacement("so the lint step is that, not `bun run lint` anymore."),
             rep(None, "bun run lint")
