@@ -608,7 +608,10 @@ mod tests {
         assert_eq!(classify(&words("npm run build")), Some(Purpose::Build));
         assert_eq!(classify(&words("mise run test:e2e")), Some(Purpose::Tests));
         assert_eq!(classify(&words("uv run pytest -q")), Some(Purpose::Tests));
-        assert_eq!(classify(&words("hatch run test:unit")), Some(Purpose::Tests));
+        assert_eq!(
+            classify(&words("hatch run test:unit")),
+            Some(Purpose::Tests)
+        );
         assert_eq!(
             without_runner(words("poetry run airflow dags test x")),
             words("airflow dags test x")

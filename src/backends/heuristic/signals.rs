@@ -1589,7 +1589,14 @@ mod tests {
             statements(&["Data.Text everywhere."]),
             ["Data.Text everywhere."]
         );
-        assert!(statements(&["it everywhere."]).is_empty());
+        for fragment in [
+            "it everywhere.",
+            "same everywhere.",
+            "thanks always.",
+            "yes only.",
+        ] {
+            assert!(statements(&[fragment]).is_empty(), "{fragment}");
+        }
         assert_eq!(
             statements(&["no partial functions in rivet at all — head, tail, fromJust."]).len(),
             1
