@@ -13,7 +13,7 @@ use crate::sources::{
 };
 use crate::store::Store;
 use crate::store::kv;
-use crate::store::session_files::{self, FileStamp};
+use crate::store::session_files::{self, FileStamp, Seen};
 use crate::store::threads::{self, ThreadRow};
 use crate::util::text::one_line;
 use crate::util::time::now_secs;
@@ -81,33 +81,44 @@ struct Parsed {
 pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
     let now = now_secs();
     let found = discover(cfg);
-    let known = session_files::all(store.conn())?;
     let mut report = ScanReport {
         files_found: found.len(),
         ..Default::default()
     };
-
-    let mut known_found = 0;
+    // A quiet night: every recorded file found again as recorded, nothing
+    // else found, and Codex's index as before — the catalog is already
+    // right. Checked against what the walk found, so the catalog's paths
+    // are not copied.
+    let paths: Vec<std::borrow::Cow<'_, str>> =
+        found.iter().map(|f| f.path.to_string_lossy()).collect();
+    let on_disk: HashMap<&str, Seen> = paths
+        .iter()
+        .zip(&found)
+        .map(|(path, f)| {
+            let seen = Seen {
+                size: f.size as i64,
+                mtime_ns: f.mtime_ns,
+            };
+            (path.as_ref(), seen)
+        })
+        .collect();
+    if session_files::all_as_found(store.conn(), &on_disk)? && !state_db_changed(cfg, store)? {
+        report.files_unchanged = found.len();
+        return Ok(report);
+    }
+    let known = session_files::all(store.conn())?;
     let changed: Vec<&SessionFile> = found
         .iter()
-        .filter(|f| {
-            let key = f.path.to_string_lossy();
-            match known.get(key.as_ref()) {
-                Some(k) => {
-                    known_found += 1;
-                    !(k.size == f.size as i64 && k.mtime_ns == f.mtime_ns)
-                }
-                None => true,
-            }
+        .zip(&paths)
+        .filter(|(f, path)| {
+            known
+                .get(path.as_ref())
+                .is_none_or(|k| !(k.size == f.size as i64 && k.mtime_ns == f.mtime_ns))
         })
+        .map(|(f, _)| f)
         .collect();
     report.files_unchanged = found.len() - changed.len();
     report.files_read = changed.len();
-    // Every recorded file was found again, none changed and Codex's index is
-    // as before: the catalog is already right.
-    if changed.is_empty() && known_found == known.len() && !state_db_changed(cfg, store)? {
-        return Ok(report);
-    }
 
     let parsed: Vec<Parsed> = changed
         .par_iter()

@@ -40,6 +40,26 @@ pub fn all(conn: &Connection) -> Result<HashMap<String, Seen>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Whether the recorded files are exactly `found` (path → size and mtime):
+/// every one of them, and no other, at the size and mtime recorded.
+pub fn all_as_found(conn: &Connection, found: &HashMap<&str, Seen>) -> Result<bool> {
+    let mut stmt = conn.prepare_cached("SELECT path, size, mtime_ns FROM session_files")?;
+    let mut rows = stmt.query([])?;
+    let mut matched = 0;
+    while let Some(r) = rows.next()? {
+        let path = r.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
+        let recorded = Seen {
+            size: r.get(1)?,
+            mtime_ns: r.get(2)?,
+        };
+        if found.get(path) != Some(&recorded) {
+            return Ok(false);
+        }
+        matched += 1;
+    }
+    Ok(matched == found.len())
+}
+
 /// Records that `path` was read.
 pub fn record(
     conn: &Connection,
