@@ -219,7 +219,7 @@ fn told_fix(reply: &str) -> Option<String> {
             .expect("valid regex")
     });
     static WORKED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:passes|pass|passed|works|worked|succeeds?|succeeded|finishes|builds|green|runs? clean)\b")
+        Regex::new(r"(?i)\b(?:passes|pass|passed|works|worked|succeeds?|succeeded|finishes|finished|completes|completed|builds|green|runs? clean|runs? through|went through)\b")
             .expect("valid regex")
     });
     let sentences = super::signals::prose(reply);
@@ -1134,6 +1134,10 @@ mod tests {
         assert_eq!(
             told_fix("The operator could not list TeamQuotas: its service account had no ClusterRoleBinding (403). I applied `deploy/rbac.yaml` with `kubectl apply -f deploy/rbac.yaml`, restarted the deployment, and the handlers now succeed.").as_deref(),
             Some("The operator could not list TeamQuotas → I applied `deploy/rbac.yaml` with `kubectl apply -f deploy/rbac.yaml`, restarted the deployment, and the handlers now succeed.")
+        );
+        assert!(
+            told_fix("Spark on Java 17 needs `--add-opens=java.base/sun.nio.ch=ALL-UNNAMED`, otherwise StorageUtils can't reach DirectBuffer. Added it to the driver options in `bin/run-local.sh`. The run completes: 24 hourly rows.")
+                .is_some_and(|f| f.contains("--add-opens"))
         );
         assert_eq!(
             told_fix("The tests failed. I added `x` to the list."),

@@ -124,6 +124,8 @@ impl Current {
             retire(&mut memory.environment, &replacements, &newest);
             retire_commands(&mut memory.knowledge, &replacements, &newest, false);
             retire_commands(&mut memory.failures, &replacements, &newest, true);
+            // A fix told in prose that names the retired value.
+            retire(&mut memory.failures, &replacements, &newest);
             retire_commands(&mut memory.environment, &replacements, &newest, false);
             retire_families(memory, sessions);
             keep_newest_facts(&mut memory.environment, &newest);
@@ -489,7 +491,7 @@ fn fact_subjects(text: &str) -> Vec<String> {
     if let Some((command, port)) = text.split_once(" serves on ") {
         return vec![
             format!("serves on {port}"),
-            format!("port of `{}`", served_command(command.trim_matches('`'))),
+            port_subject(command.trim_matches('`')),
         ];
     }
     if let Some(rest) = text.strip_prefix("the project requires ") {
@@ -517,17 +519,20 @@ fn fact_subjects(text: &str) -> Vec<String> {
             .filter(|c| !c.is_empty())
             .last();
         if let Some(command) = command {
-            return vec![format!("port of `{}`", served_command(command))];
+            return vec![port_subject(command)];
         }
     }
     // "web runs on :3000, admin on :3200": each named service's port.
     static NAMED_PORT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b([a-z][\w-]*)\s+(?:runs\s+|is\s+|listens\s+|lives\s+|serves\s+|sits\s+)?on\s+(?:port\s+)?:?\d{4,5}\b")
+        Regex::new(r"(?i)\b((?:dev )?[a-z][\w-]*)\s+(?:runs\s+|is\s+(?:up\s+)?|comes\s+up\s+|listens\s+|lives\s+|serves\s+|sits\s+|starts\s+)?on\s+(?:port\s+)?(?:https?://)?(?:localhost|127\.0\.0\.1)?:?\d{4,5}\b")
             .expect("valid regex")
     });
     NAMED_PORT
         .captures_iter(text)
-        .map(|c| c[1].to_ascii_lowercase())
+        .map(|c| match c[1].to_ascii_lowercase().as_str() {
+            "server" | "site" | "app" | "frontend" | "dev server" => "dev server".to_string(),
+            name => name.to_string(),
+        })
         .filter(|name| {
             !matches!(
                 name.as_str(),
@@ -548,6 +553,14 @@ fn fact_subjects(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The subject of a port a command serves on.
+fn port_subject(command: &str) -> String {
+    match served_command(command).as_str() {
+        "dev server" => "port of dev server".to_string(),
+        served => format!("port of `{served}`"),
+    }
+}
+
 /// A serving command as the same server whatever its port and runner:
 /// `yarn nx serve portal --port 4300` is `nx serve portal`.
 fn served_command(command: &str) -> String {
@@ -557,6 +570,14 @@ fn served_command(command: &str) -> String {
             "yarn" | "npx" | "pnpm" | "bunx" | "bun" | "npm" | "pnpx" => {
                 words.remove(0);
                 if words.first() == Some(&"run") {
+                    words.remove(0);
+                }
+            }
+            "timeout" => {
+                words.remove(0);
+                while words.first().is_some_and(|w| {
+                    w.starts_with('-') || w.starts_with(|c: char| c.is_ascii_digit())
+                }) {
                     words.remove(0);
                 }
             }
@@ -575,7 +596,12 @@ fn served_command(command: &str) -> String {
             out.push(w);
         }
     }
-    out.join(" ")
+    let served = out.join(" ");
+    // `bun run dev`, `npm start`: the project's dev server.
+    match served.as_str() {
+        "dev" | "start" | "serve" | "dev:server" => "dev server".to_string(),
+        _ => served,
+    }
 }
 
 /// The local ports a line names (`localhost:8000`, `127.0.0.1:8000`).
@@ -670,13 +696,22 @@ mod tests {
     fn facts_name_their_subjects() {
         assert_eq!(
             fact_subjects("`pnpm dev` serves on localhost:4100"),
-            ["serves on localhost:4100", "port of `dev`"]
+            ["serves on localhost:4100", "port of dev server"]
         );
         assert_eq!(
             fact_subjects(
                 "`nx reset` cleared the cache; after that `nx serve portal` comes up on http://localhost:4200/."
             ),
             ["port of `nx serve portal`"]
+        );
+        // "the dev server", "the site", `bun run dev`: one server.
+        assert_eq!(
+            fact_subjects("dev server comes up on 3000"),
+            fact_subjects("`timeout 20 bun run dev` serves on localhost:3210")[1..]
+        );
+        assert_eq!(
+            fact_subjects("the site is up on http://localhost:3000"),
+            ["port of dev server"]
         );
         // The same server whatever its runner and port flag.
         assert_eq!(

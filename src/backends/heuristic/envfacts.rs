@@ -62,7 +62,7 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|`?\b[A-Z][A-Z0-9]*_`?\s+prefix(?:ed)?\b",
         r"|^\w+\s+(?:go|goes)\s+(?:through|via)\s+\S+",
         r"|\b(?:is|are)\s+`?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w-]+\.[A-Za-z0-9]{1,6}\b",
-        r"|\b(?:lives?|live|is|are|sits?|stored|kept|located|goes|go|belongs?)\s+(?:in|at|under|into|on)\s+(?:[\w-]+\s+){0,5}?[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/|\w+://)",
+        r"|\b(?:lives?|live|is|are|sits?|stored|kept|located|goes|go|belongs?|lands?|arrives?|ends? up)\s+(?:in|at|under|into|on)\s+(?:[\w-]+\s+){0,5}?[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/|\w+://)",
         r"|\b(?:is|are)\s+(?:[\w-]+\s+){0,2}(?:files?|documents?|pages?|scripts?|modules?|templates?|fixtures?|assets?|images?|configs?|migrations?|data)\s+(?:in|under|inside)\s+[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/)",
         r"|\b(?:endpoints?|server|service|api|ui|dashboard|console|metrics|admin|broker|container|database|db)\s+(?:is\s+|are\s+|runs\s+|listens\s+)?on\s+(?:port\s+)?:?\d{4,5}\b",
         r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+`?\s+(?:is|=)\s+`?(?:~|/|\.{1,2}/)[\w.-]+",
@@ -229,10 +229,37 @@ fn tool_version(run: &ShellRun) -> Option<String> {
     if run.status != Status::Ok {
         return None;
     }
-    let command = run.core.as_deref()?;
+    // `cat` only looks, so a pin file's read has no core command (and may
+    // come first in a chain: `cat .nvmrc && fnm use`).
+    let first = segments(&run.command)
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    let command = if first.starts_with("cat ") {
+        first.as_str()
+    } else {
+        run.core.as_deref().unwrap_or(run.command.trim())
+    };
     let words: Vec<&str> = command.split_whitespace().collect();
-    let asks =
-        words.len() == 2 && matches!(words[1], "--version" | "-version" | "version" | "-v" | "-V");
+    // `node --version`, `sdk current java`, `fnm current`, `cat .nvmrc`.
+    let asks = (words.len() == 2
+        && matches!(words[1], "--version" | "-version" | "version" | "-v" | "-V"))
+        || (matches!(
+            words.first(),
+            Some(&("sdk" | "fnm" | "nvm" | "asdf" | "mise" | "pyenv" | "rbenv" | "jenv"))
+        ) && words.get(1) == Some(&"current"))
+        || (words.first() == Some(&"cat")
+            && words.len() == 2
+            && matches!(
+                words[1],
+                ".nvmrc"
+                    | ".node-version"
+                    | ".python-version"
+                    | ".ruby-version"
+                    | ".tool-versions"
+                    | ".java-version"
+                    | "rust-toolchain"
+            ));
     if !asks {
         return None;
     }
@@ -496,6 +523,40 @@ mod tests {
                 "the landing zone is /srv/tidewater/landing, mounted read-only",
                 "node 20.15 via volta (pinned in package.json)",
                 "I am on Julia 1.10 LTS (installed by juliaup), macbook M2.",
+            ]
+        );
+    }
+    #[test]
+    fn versions_a_version_manager_or_a_pin_file_reports() {
+        let events = [
+            call(
+                "exec_command",
+                "sdk current java",
+                0,
+                "Using java version 17.0.12-tem\n",
+            ),
+            call(
+                "exec_command",
+                "cat .nvmrc && fnm use",
+                0,
+                "22.11.0\nUsing Node v22.11.0\n",
+            ),
+            call(
+                "exec_command",
+                "cat package.json",
+                0,
+                "{\"version\": \"1.2.3\"}\n",
+            ),
+        ];
+        assert_eq!(
+            facts(
+                &events,
+                &["raw clicks land in /mnt/lake/raw/clicks since the storage move"]
+            ),
+            [
+                "`sdk current java` reports Using java version 17.0.12-tem",
+                "`cat .nvmrc` reports 22.11.0",
+                "raw clicks land in /mnt/lake/raw/clicks since the storage move",
             ]
         );
     }

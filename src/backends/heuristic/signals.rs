@@ -211,7 +211,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are|it'?s) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a |a )?reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b[a-z]+s\s+are\s+(?:written|done|run|built|managed|handled|styled|formatted|declared|validated|kept|stored|named|tested)\s+(?:with|in|by|using|through|via)\b|\b(?:is|are) [\w -]{2,30} only\b|\bnot now,? not ever\b|\bnot ever\b|\b(?:got|was|were|has been|have been) replaced (?:by|with)\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are|it'?s) (?:`[^`]+`|[\w.:/+-]+) now\b|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a |a )?reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -295,6 +295,23 @@ static TOPIC_RULE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// A statement that forbids something.
+static PROHIBITS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:never|don'?t|do not|no|avoid|stop)\b").expect("valid regex")
+});
+
+/// What to do instead, said right after a prohibition.
+static INSTEAD_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:instead,?\s+|rather,?\s+)?(?:use|inject|call|prefer|go through|pattern match|wrap|rely on)\b[^.]*(?:`|\(\)|(?-i:\b[A-Z][a-z]+[A-Z]\w*))")
+        .expect("valid regex")
+});
+
+/// A rule that points at the sentence before it for what it means.
+static POINTS_BACK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:and\s+)?(?:that'?s|that is|this is) (?:how|the way)\b")
+        .expect("valid regex")
+});
+
 /// "Export: `godot --headless --export-release …`": how a job is done here.
 static COMMAND_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:to )?(?:export|push|deploy|release|publish|build|tests?|lint|format|serve|start|install|package|bundle|migrate|seed|docs|upload|ship)(?: command)?\s*:\s*`[^`]+`[.!]?$")
@@ -303,7 +320,7 @@ static COMMAND_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "no partial functions in rivet at all": a thing ruled out everywhere.
 static NO_AT_ALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^no [\w\s.'-]{2,40}?\b(?:at all|anywhere|ever|whatsoever)\b")
+    Regex::new(r"(?i)^no [\w\s./'-]{2,40}?\b(?:at all|anywhere|ever|whatsoever)\b")
         .expect("valid regex")
 });
 
@@ -334,7 +351,7 @@ static STANDING_WHEN: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words that limit an instruction to the task at hand.
 static TEMPORARY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:for now|yet|this time|right now|today|at the moment|for the moment|in this (?:pr|change|commit|branch)\b|for this (?:task|change|pr|ticket|issue|one|fix)\b|until (?:i|we|you)\b)|\bfor (?:this|that|it)\s*[.!]*$")
+    Regex::new(r"(?i)\b(?:for now|yet|this time|right now|today|at the moment|for the moment|in this (?:pr|change|commit|branch)\b|for this (?:task|change|pr|ticket|issue|one|fix|run)\b|until (?:i|we|you)\b|until (?:this|the) \w+ (?:is|gets|has been) (?:merged|done|shipped|landed|released|fixed|finished)\b|all (?:week|day|morning|afternoon)\b)|\bfor (?:this|that|it)\s*[.!]*$")
         .expect("valid regex")
 });
 
@@ -574,8 +591,32 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             retiring = None;
             continue;
         }
+        // "Please never use DateTime.Now. Inject TimeProvider and use
+        // GetUtcNow()": what to do instead goes with the prohibition.
+        if let Some(last) = out.last_mut()
+            && last_rule == Some(n.wrapping_sub(1))
+            && !s.opening
+            && PROHIBITS.is_match(&last.statement)
+            && INSTEAD_IMPERATIVE.is_match(s.text.trim())
+            && standing_rule(s).is_none()
+        {
+            last.statement = clip(
+                &format!("{} {}", last.statement, s.text.trim()),
+                MAX_STATEMENT,
+            );
+            last_rule = Some(n);
+            continue;
+        }
         let Some((kind, statement)) = widened.or_else(|| standing_rule(s)).or(confirmed) else {
             continue;
+        };
+        // "the subject needs the jira key in front. that's how every commit
+        // should look": the sentence before says how.
+        let statement = match n.checked_sub(1) {
+            Some(before) if !s.opening && POINTS_BACK.is_match(&statement) => {
+                format!("{} — {statement}", sentences[before].text.trim())
+            }
+            _ => statement,
         };
         last_rule = Some(n);
         // "we're removing testify." names only the old value: the rule that
@@ -997,7 +1038,8 @@ fn rule_kind(sentence: &str, after_correction: bool) -> Option<(Kind, String)> {
     if terse {
         return Some((Kind::Rule, sentence.trim().to_string()));
     }
-    if sentence.trim_end().ends_with('?') || sentence.split_whitespace().count() < 3 {
+    let short = sentence.split_whitespace().count() < 3 && !TOPIC_RULE.is_match(sentence.trim());
+    if sentence.trim_end().ends_with('?') || short {
         return None;
     }
     let s = without_fillers(sentence);
@@ -1108,7 +1150,14 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     {
         return Some((Kind::Rule, s.to_string()));
     }
-    if TOPIC_RULE.is_match(&m) && object_words(s) >= 2 {
+    let one_value = s.split_once(':').is_some_and(|(_, v)| {
+        v.trim()
+            .trim_end_matches(['.', '!'])
+            .split_whitespace()
+            .count()
+            == 1
+    });
+    if TOPIC_RULE.is_match(&m) && (object_words(s) >= 2 || one_value) {
         return Some((Kind::Imperative, s.to_string()));
     }
     if feature {
@@ -1656,6 +1705,49 @@ mod tests {
         // Limits and pointers still count in the clause that states the rule.
         assert!(statements(&["use the staging db until we ship"]).is_empty());
         assert!(statements(&["If the build fails, tell me"]).is_empty());
+    }
+
+    #[test]
+    fn two_sentence_rules_stay_together() {
+        assert_eq!(
+            statements(&[
+                "Please never use DateTime.Now in this codebase. Inject TimeProvider and use GetUtcNow()."
+            ]),
+            [
+                "Please never use DateTime.Now in this codebase. Inject TimeProvider and use GetUtcNow()."
+            ]
+        );
+        assert_eq!(
+            statements(&[
+                "the subject needs the jira key in front, like TIDE-231: bump electron to 33. that's how every commit in this repo should look."
+            ]),
+            [
+                "the subject needs the jira key in front, like TIDE-231: bump electron to 33. — that's how every commit in this repo should look."
+            ]
+        );
+        // A task after a prohibition is not what to do instead.
+        assert_eq!(
+            statements(&[
+                "don't bother with PHPUnit test classes. write tests for CreditNoteService::issue"
+            ]),
+            ["don't bother with PHPUnit test classes."]
+        );
+        for rule in [
+            "Tests are xUnit, and assertions are written with Shouldly.",
+            "tests: munit.",
+            "Setup is config flow only; I'm not supporting YAML configuration, not now, not ever.",
+            "No blocking I/O in the event loop anywhere in this integration: use aiohttp.",
+            "bin/run-local.sh got replaced by `make local-run DATE=...`, the Makefile wraps spark-submit now.",
+            "As of this week we no longer use the terraform binary: plans are made with `tofu plan`.",
+        ] {
+            assert_eq!(statements(&[rule]).len(), 1, "{rule}");
+        }
+        for one_off in [
+            "Until this migration is merged, always paste me the generated SQL before you apply anything.",
+            "cluster's been slow all week so don't bother with the full backfill",
+        ] {
+            assert!(statements(&[one_off]).is_empty(), "{one_off}");
+        }
     }
 
     #[test]

@@ -30,6 +30,14 @@ static FROM_OLD_TO_NEW: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// "bin/run-local.sh got replaced by `make local-run`": (old, new).
+static REPLACED_BY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i){TOOL}\s+(?:got|was|were|has been|have been|is|are)\s+replaced\s+(?:by|with)\s+{TOOL}"
+    ))
+    .expect("valid regex")
+});
+
 /// "X instead of Y" anywhere: (new, old).
 static INSTEAD_OF: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(r"(?i){TOOL}\s+(?:now\s+)?instead of\s+{COMMAND}")).expect("valid regex")
@@ -42,7 +50,7 @@ const COMMAND: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/-]*(?:\s+[a-z][\w.:+@/-]*){0,
 /// "no longer use Y", "dropped Y", "we moved off Y": (old).
 static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from))\s+(?:the |our |that )?{TOOL}|\bnot\s+{COMMAND}\s+any ?more\b"
+        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from)|(?:we'?re|we are|i'?m|i am) (?:off|done with))\s+(?:the |our |that )?{TOOL}|\bnot\s+{COMMAND}\s+any ?more\b"
     ))
     .expect("valid regex")
 });
@@ -50,7 +58,7 @@ static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
 /// "churn-py310 is deleted", "svc-ansible is deprecated for us": (old).
 static OLD_GONE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i){TOOL}\s+(?:is|are|was|were|got|has been)\s+(?:deleted|gone|removed|deprecated|retired|dead|dropped)\b"
+        r"(?i){TOOL}\s+(?:is|are|was|were|got|has been)\s+(?:deleted|gone|removed|deprecated|retired|dead|dropped|history)\b"
     ))
     .expect("valid regex")
 });
@@ -152,7 +160,9 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
         (!t.is_empty() && !NOT_TOOLS.contains(&lower.as_str()) && !is_stop_word(&lower))
             .then(|| t.to_string())
     };
-    if let Some(c) = FROM_OLD_TO_NEW.captures(statement)
+    if let Some(c) = FROM_OLD_TO_NEW
+        .captures(statement)
+        .or_else(|| REPLACED_BY.captures(statement))
         && let Some(old) = tool(c.get(1))
     {
         return Some(Replacement {
@@ -359,6 +369,15 @@ mod tests {
             rep(None, "Jest")
         );
         assert_eq!(replacement("we moved off netlify."), rep(None, "netlify"));
+        assert_eq!(
+            replacement("so we're off electron-builder, it's electron-forge now"),
+            rep(Some("electron-forge"), "electron-builder")
+        );
+        assert_eq!(
+            replacement("bin/run-local.sh got replaced by `make local-run DATE=...`"),
+            rep(Some("make local-run DATE="), "bin/run-local.sh")
+        );
+        assert_eq!(replacement("netlify is history"), rep(None, "netlify"));
         assert_eq!(
             replacement("We ditched the html5 channel on itch, it's `beto/mothlight:web` now"),
             rep(Some("beto/mothlight:web"), "html5")
