@@ -1,5 +1,6 @@
 //! File names of rollout summaries: `<timestamp>-<4 base-62 chars>[-<slug>]`,
-//! exactly as Codex names them, so both tools agree on every file.
+//! as Codex names them, so both tools agree on every file (an id that only
+//! looks like a UUIDv7 is the one exception: see `rollout_summary_file_stem`).
 
 use crate::util::ids::{parse_uuid, uuid_v7_secs};
 use crate::util::time::file_stamp;
@@ -9,6 +10,8 @@ const MAX_SLUG_BYTES: usize = 60;
 /// One day, in seconds: how far a UUIDv7's time may run ahead of the
 /// thread's last update (clock skew) before it is not believed.
 const DAY: i64 = 86_400;
+/// 9999-12-31T23:59:59Z: the last time a stem's four-digit year can name.
+const LAST_FOUR_DIGIT_YEAR: i64 = 253_402_300_799;
 /// 62⁴: the range of the four-character hash.
 const HASH_SPACE: u32 = 14_776_336;
 const ALPHABET: &[u8; 62] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -25,6 +28,7 @@ pub fn rollout_summary_file_stem(
     // updated, so such a time gives way to the update time.
     let ts = uuid_v7_secs(thread_id)
         .filter(|&t| source_updated_at <= 0 || t <= source_updated_at.saturating_add(DAY))
+        .filter(|&t| t <= LAST_FOUR_DIGIT_YEAR)
         .unwrap_or(source_updated_at);
     let seed = match parse_uuid(thread_id) {
         Some(b) => u32::from_be_bytes([b[12], b[13], b[14], b[15]]),
@@ -104,6 +108,9 @@ mod tests {
         let forged =
             rollout_summary_file_stem("ffff0000-0000-7000-8000-000000000000", 1_739_288_119, None);
         assert!(forged.starts_with("2025-02-11T15-35-19-"), "{forged}");
+        // Without an update time, still never a five-digit year.
+        let unknown = rollout_summary_file_stem("ffff0000-0000-7000-8000-000000000000", 0, None);
+        assert!(unknown.starts_with("1970-01-01T00-00-00-"), "{unknown}");
         assert_eq!(sanitize_slug("__"), "");
         assert_eq!(sanitize_slug("../../etc/passwd"), "______etc_passwd");
     }

@@ -524,13 +524,13 @@ fn fact_subjects(text: &str) -> Vec<String> {
     }
     // "web runs on :3000, admin on :3200": each named service's port.
     static NAMED_PORT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b((?:dev )?[a-z][\w-]*)\s+(?:runs\s+|is\s+(?:up\s+)?|comes\s+up\s+|listens\s+|lives\s+|serves\s+|sits\s+|starts\s+)?on\s+(?:port\s+)?(?:https?://)?(?:localhost|127\.0\.0\.1)?:?\d{4,5}\b")
+        Regex::new(r"(?i)\b((?:(?:dev|staging|prod|test|local|main|admin|public) )?[a-z][\w-]*)\s+(?:runs\s+|is\s+(?:up\s+)?|comes\s+up\s+|listens\s+|lives\s+|serves\s+|sits\s+|starts\s+)?on\s+(?:port\s+)?(?:https?://)?(?:localhost|127\.0\.0\.1)?:?\d{4,5}\b")
             .expect("valid regex")
     });
     NAMED_PORT
         .captures_iter(text)
         .map(|c| match c[1].to_ascii_lowercase().as_str() {
-            "server" | "site" | "app" | "frontend" | "dev server" => "dev server".to_string(),
+            "site" | "dev server" => "dev server".to_string(),
             name => name.to_string(),
         })
         .filter(|name| {
@@ -732,6 +732,15 @@ mod tests {
             ["port of web", "port of admin"]
         );
         assert!(fact_subjects("it runs on 8080").is_empty());
+        // A backend and a frontend, or two databases, are different servers.
+        assert_ne!(
+            fact_subjects("the server runs on 8000"),
+            fact_subjects("frontend runs on 5173")
+        );
+        assert_ne!(
+            fact_subjects("staging db is on 5433"),
+            fact_subjects("db is on 5432")
+        );
         assert!(fact_subjects("`make up` starts localhost:3000 and localhost:3001").is_empty());
     }
 }

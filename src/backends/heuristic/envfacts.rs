@@ -64,7 +64,7 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:is|are)\s+`?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w-]+\.[A-Za-z0-9]{1,6}\b",
         r"|\b(?:lives?|live|is|are|sits?|stored|kept|located|goes|go|belongs?|lands?|arrives?|ends? up)\s+(?:in|at|under|into|on)\s+(?:[\w-]+\s+){0,5}?[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/|\w+://)",
         r"|\b(?:is|are)\s+(?:[\w-]+\s+){0,2}(?:files?|documents?|pages?|scripts?|modules?|templates?|fixtures?|assets?|images?|configs?|migrations?|data)\s+(?:in|under|inside)\s+[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/)",
-        r"|\b(?:endpoints?|server|service|api|ui|dashboard|console|metrics|admin|broker|container|database|db)\s+(?:is\s+|are\s+|runs\s+|listens\s+)?on\s+(?:port\s+)?:?\d{4,5}\b",
+        r"|\b(?:endpoints?|server|service|api|ui|dashboard|console|metrics|admin|broker|container|database|db)\s+(?:is\s+|are\s+|runs\s+|listens\s+)?on\s+(?:port\s+)?:?\d{4,5}(?:[\s.,;)]|$)",
         r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+`?\s+(?:is|=)\s+`?(?:~|/|\.{1,2}/)[\w.-]+",
         r"|\b(?:is|are)\s+`?(?:~|/)[\w.-]+/[\w.-]+",
         r"|\b\d{4,7} baud\b",
@@ -238,7 +238,7 @@ fn tool_version(run: &ShellRun) -> Option<String> {
     let command = if first.starts_with("cat ") {
         first.as_str()
     } else {
-        run.core.as_deref().unwrap_or(run.command.trim())
+        run.core.as_deref()?
     };
     let words: Vec<&str> = command.split_whitespace().collect();
     // `node --version`, `sdk current java`, `fnm current`, `cat .nvmrc`.

@@ -50,7 +50,7 @@ const COMMAND: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/-]*(?:\s+[a-z][\w.:+@/-]*){0,
 /// "no longer use Y", "dropped Y", "we moved off Y": (old).
 static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from)|(?:we'?re|we are|i'?m|i am) (?:off|done with))\s+(?:the |our |that )?{TOOL}|\bnot\s+{COMMAND}\s+any ?more\b"
+        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from))\s+(?:the |our |that )?{TOOL}|\b(?:we'?re|we are|i'?m|i am) (?:off|done with)\s+(`[^`]+`|[A-Za-z0-9]\w*[.\-/][\w.\-/]*)|\bnot\s+(`[^`]+`)\s+any ?more\b"
     ))
     .expect("valid regex")
 });
@@ -182,7 +182,7 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
     }
     let old = OLD_ONLY
         .captures(statement)
-        .and_then(|c| tool(c.get(1).or(c.get(2))))
+        .and_then(|c| tool(c.get(1).or(c.get(2)).or(c.get(3))))
         .or_else(|| OLD_GONE.captures(statement).and_then(|c| tool(c.get(1))));
     let new = NEW_ONLY
         .captures(statement)
@@ -378,6 +378,8 @@ mod tests {
             rep(Some("make local-run DATE="), "bin/run-local.sh")
         );
         assert_eq!(replacement("netlify is history"), rep(None, "netlify"));
+        assert_eq!(replacement("it's not working anymore"), None);
+        assert_eq!(replacement("we're done with review for today"), None);
         assert_eq!(
             replacement("We ditched the html5 channel on itch, it's `beto/mothlight:web` now"),
             rep(Some("beto/mothlight:web"), "html5")
