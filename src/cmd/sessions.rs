@@ -72,7 +72,7 @@ pub fn run(ctx: &Ctx, args: &SessionsArgs) -> Result<i32> {
             row.into(),
             &ctx.cfg,
             windows,
-            marks.get(&row.id).copied(),
+            marks.get(&row.id),
             false,
             false,
         );

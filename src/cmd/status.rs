@@ -102,7 +102,7 @@ pub fn run(ctx: &Ctx) -> Result<i32> {
         }
         let c = catalog.get_mut(tool).expect("inserted above");
         c.sessions += 1;
-        match check(facts, cfg, windows, marks.get(id).copied(), false, false) {
+        match check(facts, cfg, windows, marks.get(id), false, false) {
             Ok(()) => {
                 c.eligible += 1;
                 next.eligible_now += 1;

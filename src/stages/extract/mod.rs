@@ -399,7 +399,7 @@ fn select(
             (&row).into(),
             cfg,
             Windows::from_config(cfg, now),
-            marks.get(&row.id).copied(),
+            marks.get(&row.id),
             true,
             opts.force,
         );
@@ -430,14 +430,7 @@ fn select(
         if opts.tool.is_some_and(|t| t.name() != tool) {
             return;
         }
-        match check(
-            facts,
-            cfg,
-            windows,
-            marks.get(id).copied(),
-            false,
-            opts.force,
-        ) {
+        match check(facts, cfg, windows, marks.get(id), false, opts.force) {
             Ok(()) => picked.push((facts.updated_at, id.to_string())),
             Err(Ineligible::UpToDate) => {
                 *report.skipped.entry("up_to_date".into()).or_default() += 1
