@@ -955,12 +955,12 @@ fn strip_list_marker(line: &str) -> &str {
 }
 
 /// The semicolon clauses of a long sentence (outside `code` and
-/// parentheses), each a statement of its own when there are three or more
-/// (two are one thought: "X failed because …; after Y it works"): "Some context so
-/// you do not have to guess: we
-/// always build with ./gradlew; the service listens on 8087" gives "we
-/// always build with ./gradlew" and "the service listens on 8087" — the
-/// lead-in that only announces them is dropped.
+/// parentheses), each a statement of its own, when there are three or more
+/// (two are one thought: "X failed because …; after Y it works", and give
+/// nothing here). "Some context so you do not have to guess: we always
+/// build with ./gradlew; the JDK is 21; the service listens on 8087" gives
+/// the three clauses without the lead-in that only announces them; a clause
+/// too short to stand alone stays with the one before it.
 fn clauses(sentence: &str) -> Vec<String> {
     let mut parts = Vec::new();
     let mut start = 0;
@@ -979,17 +979,28 @@ fn clauses(sentence: &str) -> Vec<String> {
         }
     }
     parts.push(sentence[start..].trim());
+    if parts.len() < 3 {
+        return Vec::new();
+    }
     if let Some(first) = parts.first_mut()
         && let Some((lead, rest)) = first.split_once(": ")
         && CONTEXT_LEAD.is_match(lead)
     {
         *first = rest;
     }
-    parts
-        .into_iter()
-        .filter(|p| p.split_whitespace().count() >= 3)
-        .map(str::to_string)
-        .collect()
+    // A clause too short to stand alone ("never npm") stays with the one
+    // before it.
+    let mut out: Vec<String> = Vec::new();
+    for part in parts.into_iter().filter(|p| !p.is_empty()) {
+        match out.last_mut() {
+            Some(last) if part.split_whitespace().count() < 3 => {
+                last.push_str("; ");
+                last.push_str(part);
+            }
+            _ => out.push(part.to_string()),
+        }
+    }
+    out
 }
 
 /// Words that announce the facts after a colon rather than state one.
@@ -1041,7 +1052,7 @@ fn push_sentence(cur: &mut String, out: &mut Vec<String>) {
     } else {
         Vec::new()
     };
-    if parts.len() >= 3 {
+    if !parts.is_empty() {
         out.extend(parts);
     } else if !s.is_empty() {
         out.push(s.to_string());
@@ -1845,6 +1856,14 @@ mod tests {
         let cause_and_fix = "train.py failed with `ModuleNotFoundError` because the package was not installed in the env; after `pip install -e .` the baseline trains and reaches val_auc 0.842 again";
         assert_eq!(split_sentences(cause_and_fix), [cause_and_fix]);
         assert_eq!(split_sentences("a; b; c d e"), ["a; b; c d e"]);
+        let short = "Some context so you do not have to guess: packages come from the internal registry; never npm; the api listens on 8087 locally and the admin ui is on 8088 for everyone";
+        assert_eq!(
+            split_sentences(short),
+            [
+                "packages come from the internal registry; never npm",
+                "the api listens on 8087 locally and the admin ui is on 8088 for everyone"
+            ]
+        );
         // Semicolons inside parentheses do not split.
         let aside = "The relevant facts: the landing zone is /srv/tidewater/landing (mounted read-only; files arrive as tolls_YYYYMMDD.csv; daily), and the SQL templates are produced by `make sqlgen`";
         assert_eq!(split_sentences(aside), [aside]);
