@@ -128,10 +128,7 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
         })
         .collect();
 
-    let present: HashSet<String> = found
-        .iter()
-        .map(|f| f.path.to_string_lossy().into_owned())
-        .collect();
+    let present: HashSet<String> = paths.iter().map(|p| p.to_string()).collect();
     let vanished: Vec<&String> = known.keys().filter(|p| !present.contains(*p)).collect();
     let existing: HashMap<String, ThreadRow> = if parsed.is_empty() {
         HashMap::new()

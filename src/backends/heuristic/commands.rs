@@ -173,9 +173,7 @@ pub(crate) fn described_fixes(events: &[&Event], fixes: &[FailureFix]) -> Vec<St
         if let Some(story) = told_fix(&m.text)
             && !poison::is_dangerous(&story)
             && !out.contains(&story)
-            && !fixes
-                .iter()
-                .any(|f| m.text.contains(&format!("`{}`", f.failed)))
+            && !quotes_a_fix(&m.text, fixes)
         {
             out.push(story);
             if out.len() == MAX_DESCRIBED {
@@ -190,9 +188,7 @@ pub(crate) fn described_fixes(events: &[&Event], fixes: &[FailureFix]) -> Vec<St
                 && spans >= 1
                 && FIXED.is_match(&sentence)
                 && !NARRATION.is_match(&sentence);
-            let known = fixes
-                .iter()
-                .any(|f| sentence.contains(&format!("`{}`", f.failed)));
+            let known = quotes_a_fix(&sentence, fixes);
             let line = one_line(&sentence, 199);
             if says && !known && !poison::is_dangerous(&line) && !out.contains(&line) {
                 out.push(line);
@@ -203,6 +199,14 @@ pub(crate) fn described_fixes(events: &[&Event], fixes: &[FailureFix]) -> Vec<St
         }
     }
     out
+}
+
+/// Whether `text` quotes the failed command of a fix the commands already
+/// showed (so telling it again adds nothing).
+fn quotes_a_fix(text: &str, fixes: &[FailureFix]) -> bool {
+    fixes
+        .iter()
+        .any(|f| text.contains(&format!("`{}`", f.failed)))
 }
 
 /// A fix the agent tells over several sentences: what failed ("The operator

@@ -12,7 +12,7 @@
 use super::commands::{ShellRun, Status};
 use super::poison;
 use super::shell::{is_env_name, program_name, program_words, segments};
-use super::signals::{Turn, prose};
+use super::signals::{DASHES, Turn, prose};
 use crate::sources::{Event, Role, ToolCall};
 use crate::util::text::one_line;
 use regex::Regex;
@@ -402,7 +402,7 @@ fn stated_fact(sentence: &str) -> Option<&str> {
         return Some(s);
     }
     let question = s.strip_suffix('?')?;
-    let head = [" \u{2014} ", " \u{2013} ", " - "]
+    let head = DASHES
         .iter()
         .filter_map(|dash| question.rfind(dash).map(|at| &question[..at]))
         .max_by_key(|head| head.len())?

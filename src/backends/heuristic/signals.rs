@@ -96,6 +96,15 @@ pub(crate) struct Preference {
 }
 
 impl Preference {
+    /// Adds a sentence that belongs to this rule, after `separator`, within
+    /// the statement's length.
+    fn extend(&mut self, separator: &str, more: &str) {
+        self.statement = clip(
+            &format!("{}{separator}{more}", self.statement),
+            MAX_STATEMENT,
+        );
+    }
+
     /// What the preference means as a default for future work in `project`.
     pub(crate) fn implication(&self, project: &str) -> String {
         match &self.kind {
@@ -299,6 +308,9 @@ static TOPIC_RULE: LazyLock<Regex> = LazyLock::new(|| {
 static PROHIBITS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:never|don'?t|do not|no|avoid|stop)\b").expect("valid regex")
 });
+
+/// The dashes that set a clause off inside a sentence (em, en, hyphen).
+pub(crate) const DASHES: [&str; 3] = [" \u{2014} ", " \u{2013} ", " - "];
 
 /// What to do instead, said right after a prohibition.
 static INSTEAD_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -565,10 +577,7 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             && last_rule == Some(n.wrapping_sub(1))
             && !s.opening
         {
-            last.statement = clip(
-                &format!("{} — {}", last.statement, s.text.trim()),
-                MAX_STATEMENT,
-            );
+            last.extend(" — ", s.text.trim());
             continue;
         }
         // "no unwrap() outside tests. that goes for the whole crate": the
@@ -591,10 +600,7 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             && standing_rule(s).is_none()
             && !poison::is_dangerous(&s.text)
         {
-            last.statement = clip(
-                &format!("{} {}", last.statement, s.text.trim()),
-                MAX_STATEMENT,
-            );
+            last.extend(" ", s.text.trim());
             retiring = None;
             continue;
         }
@@ -608,10 +614,7 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             && standing_rule(s).is_none()
             && !poison::is_dangerous(&s.text)
         {
-            last.statement = clip(
-                &format!("{} {}", last.statement, s.text.trim()),
-                MAX_STATEMENT,
-            );
+            last.extend(" ", s.text.trim());
             last_rule = Some(n);
             continue;
         }
@@ -638,7 +641,7 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             && retiring == Some(n.wrapping_sub(1))
             && !s.opening
         {
-            last.statement = clip(&format!("{} {statement}", last.statement), MAX_STATEMENT);
+            last.extend(" ", &statement);
             retiring = None;
             continue;
         }
@@ -782,9 +785,10 @@ fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
 /// "cabal.project.local: it's mine, per machine — don't commit it".
 fn with_antecedent(statement: &str, before: &str) -> String {
     let bare = statement.trim().trim_start_matches('(');
+    let lower = bare.to_lowercase();
     let about_it = ["it's ", "it is ", "it ", "that's ", "this is "]
         .iter()
-        .any(|p| bare.to_lowercase().starts_with(p));
+        .any(|p| lower.starts_with(p));
     let file = before
         .split_whitespace()
         .map(|w| w.trim_matches(|c: char| "`'\"?!.,:;()".contains(c)))
@@ -1235,7 +1239,7 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     // spaces" chooses how to work.
     // "fourmolu, not ormolu — config is fourmolu.yaml": the choice is
     // before the dash.
-    let choice = [" \u{2014} ", " \u{2013} ", " - "]
+    let choice = DASHES
         .iter()
         .filter_map(|d| s.find(d))
         .min()
