@@ -40,6 +40,15 @@ fn scan_is_incremental_and_counts_files_it_opens() {
     let third: serde_json::Value = serde_json::from_str(&env.ok(&["scan", "--json"])).unwrap();
     assert_eq!(third["files_read"], 1);
     assert_eq!(third["sessions_updated"], 1);
+    // A file gone is noticed, then the night after is quiet again.
+    let gone = files.iter().find(|p| *p != target).unwrap();
+    std::fs::remove_file(gone).unwrap();
+    let fourth: serde_json::Value = serde_json::from_str(&env.ok(&["scan", "--json"])).unwrap();
+    assert_eq!(fourth["sessions_missing"], 1);
+    assert_eq!(fourth["files_found"], files.len() - 1);
+    let fifth: serde_json::Value = serde_json::from_str(&env.ok(&["scan", "--json"])).unwrap();
+    assert_eq!(fifth["files_read"], 0);
+    assert_eq!(fifth["files_unchanged"], files.len() - 1);
     let list = json_lines(&env.ok(&["sessions", "--json", "--no-scan"]));
     assert_eq!(
         by_id(&list, "019a0b0c-0d0e-7f10-8111-213141516171")["human_turns"],

@@ -130,6 +130,8 @@ pub struct Facts<'a> {
     pub human_turns: i64,
     /// Last update, Unix seconds.
     pub updated_at: i64,
+    /// The newest `updated_at` its extraction covers, if it was extracted.
+    pub extracted_through: Option<i64>,
 }
 
 impl<'a> From<&'a ThreadRow> for Facts<'a> {
@@ -143,11 +145,12 @@ impl<'a> From<&'a ThreadRow> for Facts<'a> {
             archived: row.archived,
             human_turns: row.human_turns,
             updated_at: row.updated_at,
+            extracted_through: row.extracted_through,
         }
     }
 }
 
-/// Whether a session is eligible, given its extraction watermark.
+/// Whether a session is eligible.
 ///
 /// With `explicit` (the user named this session with `--thread` / `--file`),
 /// the idle and age windows and the interactive-source filter do not apply;
@@ -156,7 +159,6 @@ pub fn check(
     row: Facts<'_>,
     cfg: &Config,
     w: Windows,
-    extracted_up_to: Option<i64>,
     explicit: bool,
     force: bool,
 ) -> Result<(), Ineligible> {
@@ -198,7 +200,7 @@ pub fn check(
             return Err(Ineligible::TooOld);
         }
     }
-    if !force && extracted_up_to.is_some_and(|x| x >= row.updated_at) {
+    if !force && row.extracted_through.is_some_and(|x| x >= row.updated_at) {
         return Err(Ineligible::UpToDate);
     }
     Ok(())

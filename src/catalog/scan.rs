@@ -87,22 +87,19 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
     };
     // A quiet night: every recorded file found again as recorded, nothing
     // else found, and Codex's index as before — the catalog is already
-    // right. Checked against what the walk found, so the catalog's paths
-    // are not copied.
+    // right. Told by the fingerprint the last full scan left, so the
+    // recorded files are not read.
     let paths: Vec<std::borrow::Cow<'_, str>> =
         found.iter().map(|f| f.path.to_string_lossy()).collect();
-    let on_disk: HashMap<&str, Seen> = paths
-        .iter()
-        .zip(&found)
-        .map(|(path, f)| {
-            let seen = Seen {
-                size: f.size as i64,
-                mtime_ns: f.mtime_ns,
-            };
-            (path.as_ref(), seen)
-        })
-        .collect();
-    if session_files::all_as_found(store.conn(), &on_disk)? && !state_db_changed(cfg, store)? {
+    let on_disk = session_files::fingerprint(paths.iter().zip(&found).map(|(path, f)| {
+        let seen = Seen {
+            size: f.size as i64,
+            mtime_ns: f.mtime_ns,
+        };
+        (path.as_ref(), seen)
+    }));
+    let recorded = kv::get(store.conn(), session_files::FINGERPRINT_KEY)?;
+    if recorded.as_deref() == Some(on_disk.as_str()) && !state_db_changed(cfg, store)? {
         report.files_unchanged = found.len();
         return Ok(report);
     }
@@ -212,6 +209,9 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
             Err(e) => report.warnings.push(format!("Codex index not read: {e}")),
         }
     }
+    // The recorded files are now what the walk found (the writes above
+    // dropped the old fingerprint).
+    kv::set(&tx, session_files::FINGERPRINT_KEY, &on_disk)?;
     tx.commit()?;
     Ok(report)
 }
@@ -353,6 +353,7 @@ fn thread_row(
         forgotten_at: None,
         present: true,
         scanned_at: now,
+        extracted_through: None,
     }
 }
 
@@ -395,5 +396,6 @@ fn failed_row(f: &SessionFile, error: &str, now: i64) -> ThreadRow {
         forgotten_at: None,
         present: true,
         scanned_at: now,
+        extracted_through: None,
     }
 }

@@ -5,7 +5,7 @@ use crate::catalog::eligibility::{Ineligible, Windows, check};
 use crate::catalog::scan;
 use crate::cli::SessionsArgs;
 use crate::error::Result;
-use crate::store::{stage1, threads};
+use crate::store::threads;
 use crate::ui;
 use crate::util::text::inert_line;
 use crate::util::time::{now_secs, rfc3339};
@@ -45,7 +45,6 @@ pub fn run(ctx: &Ctx, args: &SessionsArgs) -> Result<i32> {
     }
     let now = now_secs();
     let windows = Windows::from_config(&ctx.cfg, now);
-    let marks = stage1::extraction_watermarks(store.conn())?;
     let rows = threads::list(store.conn())?;
     let mut shown = 0;
     if !ctx.json {
@@ -68,14 +67,7 @@ pub fn run(ctx: &Ctx, args: &SessionsArgs) -> Result<i32> {
         {
             continue;
         }
-        let verdict: Result<(), Ineligible> = check(
-            row.into(),
-            &ctx.cfg,
-            windows,
-            marks.get(&row.id),
-            false,
-            false,
-        );
+        let verdict: Result<(), Ineligible> = check(row.into(), &ctx.cfg, windows, false, false);
         if args.eligible && verdict.is_err() {
             continue;
         }

@@ -93,16 +93,15 @@ pub fn run(ctx: &Ctx) -> Result<i32> {
     let cfg = &ctx.cfg;
     let now = now_secs();
     let windows = Windows::from_config(cfg, now);
-    let marks = stage1::extraction_watermarks(store.conn())?;
     let mut catalog: BTreeMap<String, ToolCounts> = BTreeMap::new();
     let mut next = Next::default();
-    threads::each_facts(store.conn(), |id, tool, facts| {
+    threads::each_facts(store.conn(), |_, tool, facts| {
         if !catalog.contains_key(tool) {
             catalog.insert(tool.to_string(), ToolCounts::default());
         }
         let c = catalog.get_mut(tool).expect("inserted above");
         c.sessions += 1;
-        match check(facts, cfg, windows, marks.get(id), false, false) {
+        match check(facts, cfg, windows, false, false) {
             Ok(()) => {
                 c.eligible += 1;
                 next.eligible_now += 1;

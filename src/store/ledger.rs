@@ -116,26 +116,19 @@ pub struct Spend {
 pub enum Period<'a> {
     /// One run's.
     Run(&'a str),
-    /// Everything booked at or after this time (Unix seconds).
-    Since(i64),
+    /// The calendar month (UTC) that starts at this time (Unix seconds; see
+    /// [`month_start`]).
+    Month(i64),
 }
 
-/// Adds up the ledger rows of `period`.
+/// Adds up the ledger rows of `period` (a month's, as the database's
+/// trigger added them up while they were booked).
 pub fn spend(conn: &Connection, period: Period<'_>) -> Result<Spend> {
-    let (filter, value): (&str, rusqlite::types::Value) = match period {
-        Period::Run(id) => ("run_id = ?1", id.to_string().into()),
-        Period::Since(t) => ("at >= ?1", t.into()),
-    };
-    let sql = format!(
-        "SELECT count(*), count(*) - count(cost), COALESCE(sum(tokens_in), 0),
-                COALESCE(sum(tokens_out), 0), COALESCE(sum(cost), 0), COALESCE(sum(sync_cost), 0),
-                COALESCE(sum(codex_cost), 0), count(codex_cost)
-         FROM ledger WHERE {filter}"
-    );
-    Ok(conn.query_row(&sql, [value], |r| {
+    let from_row = |r: &rusqlite::Row<'_>| -> rusqlite::Result<Spend> {
+        let calls = r.get::<_, i64>(0)? as u64;
         Ok(Spend {
-            calls: r.get::<_, i64>(0)? as u64,
-            unpriced_calls: r.get::<_, i64>(1)? as u64,
+            calls,
+            unpriced_calls: calls - r.get::<_, i64>(1)? as u64,
             tokens_in: r.get::<_, i64>(2)? as u64,
             tokens_out: r.get::<_, i64>(3)? as u64,
             cost: r.get(4)?,
@@ -143,7 +136,28 @@ pub fn spend(conn: &Connection, period: Period<'_>) -> Result<Spend> {
             codex_cost: r.get(6)?,
             codex_sessions: r.get::<_, i64>(7)? as u64,
         })
-    })?)
+    };
+    let spend = match period {
+        Period::Run(id) => conn.query_row(
+            "SELECT count(*), count(cost), COALESCE(sum(tokens_in), 0),
+                    COALESCE(sum(tokens_out), 0), COALESCE(sum(cost), 0),
+                    COALESCE(sum(sync_cost), 0), COALESCE(sum(codex_cost), 0), count(codex_cost)
+             FROM ledger WHERE run_id = ?1",
+            [id],
+            from_row,
+        )?,
+        Period::Month(start) => conn
+            .query_row(
+                "SELECT calls, priced_calls, tokens_in, tokens_out, cost, sync_cost, codex_cost,
+                        codex_calls
+                 FROM ledger_months WHERE month_start = ?1",
+                [start],
+                from_row,
+            )
+            .optional()?
+            .unwrap_or_default(),
+    };
+    Ok(spend)
 }
 
 /// A run's spending next to the month's, for the run summary and `memkit status`.
@@ -183,7 +197,7 @@ pub fn summary(
     Ok(CostSummary {
         currency: currency.to_string(),
         run,
-        month: spend(conn, Period::Since(month_start(now)))?,
+        month: spend(conn, Period::Month(month_start(now)))?,
     })
 }
 
@@ -251,7 +265,35 @@ mod tests {
         assert!((s.cost - 0.75).abs() < 1e-9, "batch: half of 2 × 0.75");
         assert!((s.sync_cost - 1.5).abs() < 1e-9);
         assert!((s.codex_cost - 3.0).abs() < 1e-9);
-        assert_eq!(spend(conn, Period::Since(1_001)).unwrap().calls, 0);
+        assert_eq!(spend(conn, Period::Month(month_start(1_000))).unwrap(), s);
+        // 2026-11-30T23:59:59Z and 2026-12-01T00:00:00Z fall in two months.
+        for at in [1_796_083_199, 1_796_083_200] {
+            record(conn, &costs, &e_mini(), at).unwrap();
+        }
+        for month in [1_793_491_200, 1_796_083_200] {
+            let m = spend(conn, Period::Month(month)).unwrap();
+            assert_eq!((m.calls, m.unpriced_calls, m.tokens_in), (1, 0, 2_000_000));
+            assert!((m.cost - 1.5).abs() < 1e-9);
+        }
+        assert_eq!(
+            spend(conn, Period::Month(1_798_761_600)).unwrap(),
+            Spend::default()
+        );
+    }
+
+    fn e_mini() -> Entry<'static> {
+        Entry {
+            stage: "extract",
+            model: "gpt-5.4-mini",
+            batch: false,
+            thread_id: None,
+            tokens: Tokens {
+                input: 2_000_000,
+                cached_input: 0,
+                output: 0,
+            },
+            codex: None,
+        }
     }
 
     #[test]

@@ -40,24 +40,26 @@ pub fn all(conn: &Connection) -> Result<HashMap<String, Seen>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Whether the recorded files are exactly `found` (path → size and mtime):
-/// every one of them, and no other, at the size and mtime recorded.
-pub fn all_as_found(conn: &Connection, found: &HashMap<&str, Seen>) -> Result<bool> {
-    let mut stmt = conn.prepare_cached("SELECT path, size, mtime_ns FROM session_files")?;
-    let mut rows = stmt.query([])?;
-    let mut matched = 0;
-    while let Some(r) = rows.next()? {
-        let path = r.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
-        let recorded = Seen {
-            size: r.get(1)?,
-            mtime_ns: r.get(2)?,
-        };
-        if found.get(path) != Some(&recorded) {
-            return Ok(false);
-        }
-        matched += 1;
+/// The `kv` key of the fingerprint of the recorded files: set by a scan
+/// that leaves them exactly as it found them on disk, dropped by the
+/// database's triggers on any other write to `session_files`.
+pub const FINGERPRINT_KEY: &str = "session_files_fingerprint";
+
+/// A fingerprint of session files (path, size and mtime, in the walk's
+/// path order), for [`FINGERPRINT_KEY`]. Two sets with the same fingerprint
+/// are the same set but for a 64-bit hash collision; a Rust release that
+/// hashes differently only costs one full scan.
+pub fn fingerprint<'a>(files: impl IntoIterator<Item = (&'a str, Seen)>) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    let mut count: u64 = 0;
+    for (path, seen) in files {
+        path.hash(&mut hasher);
+        seen.size.hash(&mut hasher);
+        seen.mtime_ns.hash(&mut hasher);
+        count += 1;
     }
-    Ok(matched == found.len())
+    format!("{count}:{:016x}", hasher.finish())
 }
 
 /// Records that `path` was read.

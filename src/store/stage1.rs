@@ -2,64 +2,6 @@
 
 use crate::error::Result;
 use rusqlite::{Connection, OptionalExtension};
-use std::collections::HashMap;
-
-/// For every session that was extracted, the newest `updated_at` its
-/// extraction covers: the larger of its output's `source_updated_at` and its
-/// stage-1 job's `last_success_watermark` (a no-output success leaves only the latter).
-pub fn extraction_watermarks(conn: &Connection) -> Result<Watermarks> {
-    let mut out = Watermarks::default();
-    let mut stmt = conn.prepare(
-        "SELECT thread_id, source_updated_at FROM stage1_outputs INDEXED BY idx_stage1_outputs_selection
-         UNION ALL
-         SELECT job_key, last_success_watermark FROM jobs INDEXED BY idx_jobs_success_watermark
-          WHERE kind = 'memory_stage1' AND last_success_watermark IS NOT NULL",
-    )?;
-    let mut rows = stmt.query([])?;
-    while let Some(r) = rows.next()? {
-        let id = r.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
-        out.raise(id, r.get(1)?);
-    }
-    Ok(out)
-}
-
-/// Extraction watermarks by thread id (see [`extraction_watermarks`]):
-/// canonical lower-case UUIDs, which every Codex and Claude Code session id
-/// is, as 128-bit keys, so reading them costs no allocation per session;
-/// any other id as a string.
-#[derive(Debug, Default)]
-pub struct Watermarks {
-    uuids: HashMap<u128, i64>,
-    others: HashMap<String, i64>,
-}
-
-impl Watermarks {
-    /// The newest `updated_at` the session's extraction covers, if any.
-    pub fn get(&self, id: &str) -> Option<i64> {
-        match uuid_key(id) {
-            Some(key) => self.uuids.get(&key).copied(),
-            None => self.others.get(id).copied(),
-        }
-    }
-
-    /// Records `watermark` for `id`, keeping the larger of two.
-    fn raise(&mut self, id: &str, watermark: i64) {
-        let slot = match uuid_key(id) {
-            Some(key) => self.uuids.entry(key).or_insert(watermark),
-            None => self.others.entry(id.to_string()).or_insert(watermark),
-        };
-        *slot = (*slot).max(watermark);
-    }
-}
-
-/// A canonical lower-case UUID's 128 bits (an upper-case spelling is another
-/// id to SQLite, so it stays a string).
-fn uuid_key(id: &str) -> Option<u128> {
-    if id.bytes().any(|b| b.is_ascii_uppercase()) {
-        return None;
-    }
-    crate::util::ids::parse_uuid(id).map(u128::from_be_bytes)
-}
 
 /// Codex's phase-2 selection: non-empty outputs used (or, never used, whose
 /// session was updated) within `max_unused_secs`, ranked by usage count, then
@@ -194,7 +136,7 @@ pub fn prune_candidates(
     let cutoff = now - max_unused_secs.max(0);
     let mut stmt = conn.prepare(
         "SELECT thread_id, COALESCE(last_usage, source_updated_at), usage_count IS NOT NULL
-         FROM stage1_outputs INDEXED BY idx_stage1_outputs_selection
+         FROM stage1_outputs INDEXED BY idx_stage1_outputs_prune
          WHERE selected_for_phase2 = 0 AND COALESCE(last_usage, source_updated_at) < ?1
          ORDER BY COALESCE(last_usage, source_updated_at) ASC, source_updated_at ASC, thread_id ASC
          LIMIT ?2",
@@ -270,20 +212,6 @@ mod tests {
 
     const DAY: i64 = 86_400;
     const NOW: i64 = 2_000_000_000;
-
-    #[test]
-    fn watermarks_keep_the_larger_by_id_whatever_its_shape() {
-        let mut w = Watermarks::default();
-        let id = "019a085e-04c1-7f81-a09e-9555f6a1fb40";
-        w.raise(id, 5);
-        w.raise(id, 3);
-        w.raise("agent-af1ff21", 7);
-        w.raise(&id.to_uppercase(), 9);
-        assert_eq!(w.get(id), Some(5));
-        assert_eq!(w.get("agent-af1ff21"), Some(7));
-        assert_eq!(w.get(&id.to_uppercase()), Some(9), "another id to SQLite");
-        assert_eq!(w.get("019a085e-04c1-7f81-a09e-9555f6a1fb41"), None);
-    }
 
     fn store() -> Store {
         Store::open(

@@ -60,12 +60,15 @@ pub struct ThreadRow {
     pub present: bool,
     /// When the row was last written, Unix seconds.
     pub scanned_at: i64,
+    /// The newest `updated_at` its extraction covers (kept by the database's
+    /// triggers from `stage1_outputs` and `jobs`; never written by a scan).
+    pub extracted_through: Option<i64>,
 }
 
 const COLUMNS: &str = "id, tool, rollout_path, file_size, file_mtime_ns, created_at, updated_at, cwd, \
     git_branch, source, originator, cli_version, model, parent_thread_id, memory_mode, archived, \
     preview, human_turns, assistant_messages, tool_calls, malformed_lines, read_error, forgotten_at, \
-    present, scanned_at, read_warning";
+    present, scanned_at, read_warning, extracted_through";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<ThreadRow> {
     Ok(ThreadRow {
@@ -95,12 +98,14 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<ThreadRow> {
         present: r.get::<_, i64>(23)? != 0,
         scanned_at: r.get(24)?,
         read_warning: r.get(25)?,
+        extracted_through: r.get(26)?,
     })
 }
 
 /// Inserts or refreshes a session from a fresh read of its file.
 ///
-/// `forgotten_at` is never touched here: forgetting outlives re-scans.
+/// `forgotten_at` is never touched here: forgetting outlives re-scans;
+/// `extracted_through` belongs to the database's triggers.
 pub fn upsert(conn: &Connection, t: &ThreadRow) -> Result<()> {
     conn.execute(
         "INSERT INTO threads (id, tool, rollout_path, file_size, file_mtime_ns, created_at, updated_at, cwd,
@@ -165,8 +170,8 @@ pub fn list(conn: &Connection) -> Result<Vec<ThreadRow>> {
 pub fn each_facts(conn: &Connection, mut f: impl FnMut(&str, &str, Facts<'_>)) -> Result<()> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, tool, read_error, present, forgotten_at IS NOT NULL, memory_mode, source,
-                archived, human_turns, updated_at
-         FROM threads",
+                archived, human_turns, updated_at, extracted_through
+         FROM threads INDEXED BY idx_threads_facts",
     )?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
@@ -185,6 +190,7 @@ pub fn each_facts(conn: &Connection, mut f: impl FnMut(&str, &str, Facts<'_>)) -
             archived: r.get::<_, i64>(7)? != 0,
             human_turns: r.get(8)?,
             updated_at: r.get(9)?,
+            extracted_through: r.get(10)?,
         };
         f(text(0)?, text(1)?, facts);
     }

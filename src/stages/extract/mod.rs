@@ -19,9 +19,9 @@ use crate::config::{Config, ExtractBackendKind, Price, Tokens};
 use crate::error::{Error, Result};
 use crate::modelinput::{Limits, PreparedInput, SessionRef, prepare};
 use crate::sources::{Tool, detect_tool};
+use crate::store::Store;
 use crate::store::jobs::{self, Claim, ClaimOptions};
 use crate::store::threads::{self, ThreadRow};
-use crate::store::{Store, stage1};
 use crate::templates;
 use crate::util::text::estimate_tokens;
 use crate::util::time::{now_secs, rfc3339};
@@ -393,13 +393,11 @@ fn select(
             crate::ui::warn(w);
         }
     }
-    let marks = stage1::extraction_watermarks(store.conn())?;
     if let Some(row) = explicit_session(store, opts)? {
         let verdict = check(
             (&row).into(),
             cfg,
             Windows::from_config(cfg, now),
-            marks.get(&row.id),
             true,
             opts.force,
         );
@@ -430,7 +428,7 @@ fn select(
         if opts.tool.is_some_and(|t| t.name() != tool) {
             return;
         }
-        match check(facts, cfg, windows, marks.get(id), false, opts.force) {
+        match check(facts, cfg, windows, false, opts.force) {
             Ok(()) => picked.push((facts.updated_at, id.to_string())),
             Err(Ineligible::UpToDate) => {
                 *report.skipped.entry("up_to_date".into()).or_default() += 1
