@@ -453,12 +453,12 @@ struct Walk<'a> {
 impl Walk<'_> {
     fn dir(&self, dir: &Path, f: &mut Visit<'_>) -> Result<()> {
         let root = self.root;
-        let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        let mut entries: Vec<(PathBuf, Option<fs::FileType>)> = fs::read_dir(dir)
             .at(dir)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter_map(|e| e.ok().map(|e| (e.path(), e.file_type().ok())))
             .collect();
-        entries.sort();
-        for path in entries {
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        for (path, listed) in entries {
             let rel = path
                 .strip_prefix(root)
                 .map(|p| p.to_string_lossy().replace('\\', "/"))
@@ -468,6 +468,13 @@ impl Walk<'_> {
                 .file_name()
                 .is_some_and(|n| crate::util::fsx::is_temp_file(&n.to_string_lossy()));
             if rel == WORKSPACE_DIFF_MD || is_temp {
+                continue;
+            }
+            // A file its index entry still describes costs one stat.
+            if listed.is_some_and(|kind| kind.is_file())
+                && let Some(state) = self.unchanged(&rel, &path)
+            {
+                f(rel, state, &[])?;
                 continue;
             }
             let meta = fs::symlink_metadata(&path).at(&path)?;
@@ -486,10 +493,6 @@ impl Walk<'_> {
             } else {
                 EntryKind::Blob
             };
-            if let Some(oid) = self.unchanged(&rel, &path) {
-                f(rel, FileState { oid, kind }, &[])?;
-                continue;
-            }
             let bytes = read_for_hash(&path).at(&path)?;
             let oid = gix::objs::compute_hash(self.hash, gix::objs::Kind::Blob, &bytes)
                 .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
@@ -498,13 +501,20 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// The id of `rel` from the index when its entry's stat still matches
-    /// the file (mtime in nanoseconds, ctime, size, inode) and the entry is
-    /// not racily clean.
-    fn unchanged(&self, rel: &str, path: &Path) -> Option<ObjectId> {
+    /// The state of the regular file `rel` from the index when its entry's
+    /// stat still matches the file (mtime in nanoseconds, ctime, size,
+    /// inode) and the entry is not racily clean: its id and, since a chmod
+    /// changes the ctime, its mode.
+    fn unchanged(&self, rel: &str, path: &Path) -> Option<FileState> {
         use gix::bstr::ByteSlice;
+        use gix::index::entry::Mode;
         let index = self.index?;
         let entry = index.entry_by_path(rel.as_bytes().as_bstr())?;
+        let kind = match entry.mode {
+            Mode::FILE => EntryKind::Blob,
+            Mode::FILE_EXECUTABLE => EntryKind::BlobExecutable,
+            _ => return None,
+        };
         let meta = gix::index::fs::Metadata::from_path_no_follow(path).ok()?;
         let stat = gix::index::entry::Stat::from_fs(&meta).ok()?;
         let exact = gix::index::entry::stat::Options {
@@ -514,7 +524,10 @@ impl Walk<'_> {
             use_stdev: false,
         };
         (entry.stat.matches(&stat, exact) && !entry.stat.is_racy(index.timestamp(), exact))
-            .then_some(entry.id)
+            .then_some(FileState {
+                oid: entry.id,
+                kind,
+            })
     }
 }
 

@@ -4,7 +4,9 @@
 
 use super::{EXTENSIONS_DIR, ROLLOUT_SUMMARIES_DIR};
 use crate::error::{Error, IoContext, Result};
-use crate::util::fsx::{is_stale_temp_file, is_symlink, remove_path, write_atomic_mode};
+use crate::util::fsx::{
+    is_stale_temp_file, is_symlink, is_temp_file, remove_path, write_atomic_mode,
+};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
@@ -115,23 +117,33 @@ fn walk_dir(root: &Path, dir: &Path, found: &mut Found) -> Result<()> {
     let Ok(entries) = fs::read_dir(dir) else {
         return Ok(());
     };
+    // Entry types come from the listing; only a temp file's name earns it a
+    // stat (its age or writer decides whether it is stale).
     for entry in entries.flatten() {
         let path = entry.path();
-        let meta = match fs::symlink_metadata(&path) {
-            Ok(meta) => meta,
+        let kind = match entry.file_type() {
+            Ok(kind) => kind,
             // Renamed away meanwhile (a writer's temp file becoming its file).
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
             Err(e) => return Err(Error::io(&path, e)),
         };
-        if is_foreign_entry(root, &path, meta.is_dir()) {
+        if is_foreign_entry(root, &path, kind.is_dir()) {
             continue;
         }
-        if meta.file_type().is_symlink() {
+        if kind.is_symlink() {
             found.links.push(path);
-        } else if meta.is_dir() {
+        } else if kind.is_dir() {
             walk_dir(root, &path, found)?;
-        } else if is_stale_temp_file(&entry.file_name().to_string_lossy(), &meta) {
-            found.stale_temp_files.push(path);
+        } else {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if is_temp_file(&name)
+                && entry
+                    .metadata()
+                    .is_ok_and(|meta| is_stale_temp_file(&name, &meta))
+            {
+                found.stale_temp_files.push(path);
+            }
         }
     }
     Ok(())

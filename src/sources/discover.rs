@@ -19,6 +19,7 @@ use crate::util::fsx::is_real_dir;
 use crate::util::time::system_time_nanos;
 use rayon::prelude::*;
 use std::collections::HashSet;
+use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -53,15 +54,21 @@ pub fn discover(cfg: &Config) -> Vec<SessionFile> {
                 },
             ));
         }
-        let plain: HashSet<PathBuf> = codex
-            .iter()
-            .filter(|f| !super::lines::is_compressed(&f.path))
-            .map(|f| f.path.clone())
-            .collect();
         // When both exist, the plain sibling of a .jsonl.zst wins.
-        codex.retain(|f| {
-            !(super::lines::is_compressed(&f.path) && plain.contains(&f.path.with_extension("")))
-        });
+        let compressed = |f: &SessionFile| super::lines::is_compressed(&f.path);
+        if codex.iter().any(compressed) {
+            let plain: HashSet<&OsStr> = codex
+                .iter()
+                .filter(|f| !compressed(f))
+                .map(|f| f.path.as_os_str())
+                .collect();
+            let shadowed: Vec<bool> = codex
+                .iter()
+                .map(|f| compressed(f) && plain.contains(f.path.with_extension("").as_os_str()))
+                .collect();
+            let mut shadowed = shadowed.into_iter();
+            codex.retain(|_| !shadowed.next().unwrap_or(false));
+        }
         out.extend(codex);
     }
     if cfg.read_claude {

@@ -16,6 +16,7 @@ use crate::backends::consolidate::{
 };
 use crate::config::{Config, ConsolidateBackendKind};
 use crate::error::{Error, IoContext, Result};
+use crate::memory::files::SelectedOutput;
 use crate::memory::git::Snapshot;
 use crate::memory::pins::Pins;
 use crate::memory::validate::{check_artifacts, validate_files};
@@ -272,7 +273,10 @@ pub fn run(
                 ));
             }
             report.read_paths = crate::agents::refresh_installed(cfg, store, now);
-            report.search_index = crate::search::refresh_after_stage(store, cfg, true);
+            // Nothing to consolidate wrote nothing: the index is as the
+            // last stage that changed the folder left it.
+            let wrote = report.outcome == "consolidated";
+            report.search_index = crate::search::refresh_after_stage(store, cfg, wrote);
             Ok(report)
         }
         Err(e) => {
@@ -325,13 +329,13 @@ fn consolidate_locked(
     // process), that selection is what to consolidate.
     let reusable = match &opts.synced {
         Some(s) if s.fingerprint == crate::stages::sync::inputs_fingerprint(store)? => {
-            Some(s.selection.clone())
+            Some(s.selection.as_slice())
         }
         _ => None,
     };
-    let selection = match reusable {
-        Some(selection) => selection,
-        None => crate::stages::sync::run(cfg, store, now, false)?.1,
+    let selection: std::borrow::Cow<'_, [SelectedOutput]> = match reusable {
+        Some(selection) => selection.into(),
+        None => crate::stages::sync::run(cfg, store, now, false)?.1.into(),
     };
     report.inputs = selection.len();
     let consolidated: Vec<(String, i64)> = selection

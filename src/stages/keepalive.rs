@@ -21,9 +21,15 @@ impl Keepalive {
     ) -> Keepalive {
         let (stop, rx) = mpsc::channel::<()>();
         let handle = std::thread::spawn(move || {
-            let Ok(store) = Store::open(&db) else { return };
+            // Opened at the first renewal: work shorter than `every` (a
+            // quiet night) never opens a second connection.
+            let mut store = None;
             while let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(every) {
-                if !renew(&store) {
+                if store.is_none() {
+                    store = Store::open(&db).ok();
+                }
+                let Some(store) = &store else { return };
+                if !renew(store) {
                     return;
                 }
             }

@@ -11,6 +11,7 @@ use crate::memory::git::Baseline;
 use crate::memory::{RAW_MEMORIES_MD, ROLLOUT_SUMMARIES_DIR, extensions, layout};
 use crate::store::{Store, stage1};
 use crate::util::fsx::{AtomicBatch, is_regular_file};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::fs;
@@ -180,22 +181,39 @@ pub fn run(
             _ => {}
         }
     }
+    // Every file rendered and compared with what is on disk, the summaries
+    // and raw_memories.md side by side on the pool: a night with nothing
+    // new reads them all and writes none.
+    let (summaries, raw) = rayon::join(
+        || {
+            selection
+                .par_iter()
+                .map(|output| {
+                    let rel_path = format!("{ROLLOUT_SUMMARIES_DIR}/{}.md", output.stem());
+                    let text = render_rollout_summary(output);
+                    let changed = differs(&root.join(&rel_path), &text).then_some(text);
+                    (rel_path, changed)
+                })
+                .collect::<Vec<_>>()
+        },
+        || {
+            let raw = render_raw_memories(&selection);
+            differs(&root.join(RAW_MEMORIES_MD), &raw).then_some(raw)
+        },
+    );
     let mut batch = AtomicBatch::default();
-    for output in &selection {
-        let rel_path = format!("{ROLLOUT_SUMMARIES_DIR}/{}.md", output.stem());
-        let text = render_rollout_summary(output);
-        if differs(&root.join(&rel_path), &text) {
-            if !dry_run {
-                layout::stage_file(&mut batch, root, &rel_path, text.as_bytes())?;
-            }
-            report.summaries_written.push(rel_path);
-        } else {
+    for (rel_path, changed) in summaries {
+        let Some(text) = changed else {
             report.summaries_unchanged += 1;
+            continue;
+        };
+        if !dry_run {
+            layout::stage_file(&mut batch, root, &rel_path, text.as_bytes())?;
         }
+        report.summaries_written.push(rel_path);
     }
-    let raw = render_raw_memories(&selection);
-    report.raw_memories_changed = differs(&root.join(RAW_MEMORIES_MD), &raw);
-    if report.raw_memories_changed && !dry_run {
+    report.raw_memories_changed = raw.is_some();
+    if let Some(raw) = raw.filter(|_| !dry_run) {
         layout::stage_file(&mut batch, root, RAW_MEMORIES_MD, raw.as_bytes())?;
     }
     crate::util::crashpoint::here("sync:staged");

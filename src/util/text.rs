@@ -105,6 +105,14 @@ fn is_breaking(c: char) -> bool {
     c.is_control() || c == '\u{2028}' || c == '\u{2029}'
 }
 
+/// Whether every character of `s` is plain printable ASCII or one of
+/// `allowed`: the byte-wise test that lets text with nothing to escape
+/// (nearly all of it) skip decoding characters.
+fn plain_ascii(s: &str, allowed: &[u8]) -> bool {
+    s.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || allowed.contains(&b))
+}
+
 /// Writes `c` as a visible escape (`\n`, `\u{1b}`).
 fn push_escaped(out: &mut String, c: char) {
     match c {
@@ -122,7 +130,7 @@ fn push_escaped(out: &mut String, c: char) {
 /// (legal in a path) stays as it is.
 pub fn inert_line(s: &str) -> String {
     let breaks = |c: char| is_breaking(c) && c != '\t';
-    if !s.chars().any(breaks) {
+    if plain_ascii(s, b"\t") || !s.chars().any(breaks) {
         return s.to_string();
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -141,7 +149,7 @@ pub fn inert_line(s: &str) -> String {
 /// escape.
 pub fn inert_text(s: &str) -> String {
     let keep = |c: char| c == '\n' || c == '\t';
-    if !s.chars().any(|c| is_breaking(c) && !keep(c)) {
+    if plain_ascii(s, b"\n\t") || !s.chars().any(|c| is_breaking(c) && !keep(c)) {
         return s.to_string();
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -173,6 +181,9 @@ mod tests {
         );
         assert_eq!(inert_line("a\u{2028}b"), "a\\u{2028}b");
         assert_eq!(inert_line("/w/tab\there"), "/w/tab\there");
+        assert_eq!(inert_line("del\u{7f}"), "del\\u{7f}");
+        assert_eq!(inert_text("a\n\tb\u{7f}"), "a\n\tb\\u{7f}");
+        assert_eq!(inert_text("a\n\tb — c"), "a\n\tb — c");
         assert_eq!(
             inert_text("line 1\r\n\tline 2\u{1b}[2J\r"),
             "line 1\n\tline 2\\u{1b}[2J\\r"
