@@ -28,6 +28,7 @@ pub fn record_stage<T: StageOutcome>(
     crate::store::ledger::set_current_run(Some(run_id));
     let result = work(store);
     crate::store::ledger::set_current_run(None);
+    crate::util::alloc::release_free_memory();
     let (outcome, counts, tokens, error) = match &result {
         Ok(r) => (r.outcome(), r.counts(), r.tokens(), None),
         Err(e) => ("failed", serde_json::json!({}), (0, 0), Some(e.to_string())),

@@ -1,5 +1,7 @@
-//! Small helpers shared by every module: time, ids, hashing, text cutting and atomic files.
+//! Small helpers shared by every module: time, ids, hashing, text cutting,
+//! atomic files and the allocator.
 
+pub mod alloc;
 pub mod crashpoint;
 pub mod fsx;
 pub mod hash;
