@@ -44,6 +44,10 @@ fn openai_backend_speaks_the_responses_api_and_never_sends_secrets() {
     let out = env.ok(&["extract", "--json"]);
     let s = summary(&out);
     assert_eq!(s["succeeded"], 1, "{out}");
+    assert_eq!(
+        s["read_once"], 1,
+        "the scan's read gave the input (and redacted it too): {out}"
+    );
     assert_eq!(s["tokens_in"], 1200, "tokens come from the response usage");
     let reqs = server.requests();
     assert_eq!(reqs.len(), 1);
@@ -319,6 +323,10 @@ fn second_run_finds_everything_up_to_date() {
     assert_eq!(server.requests().len(), 2);
     let forced = summary(&env.ok(&["extract", "--json", "--force", "--limit", "1"]));
     assert_eq!(forced["succeeded"], 1);
+    assert_eq!(
+        forced["read_once"], 0,
+        "an unchanged file is read for its input"
+    );
     assert_eq!(server.requests().len(), 3);
 }
 

@@ -54,6 +54,10 @@ fn a_fresh_home_runs_with_defaults_and_a_second_run_changes_nothing() {
     let extract = &stage(&report, "extract")["report"];
     assert!(extract["succeeded"].as_i64().unwrap() >= 4, "{extract}");
     assert_eq!(
+        extract["read_once"], extract["claimed"],
+        "each new session read once, for the catalog and its input: {extract}"
+    );
+    assert_eq!(
         stage(&report, "consolidate")["report"]["outcome"],
         "consolidated"
     );
@@ -69,6 +73,7 @@ fn a_fresh_home_runs_with_defaults_and_a_second_run_changes_nothing() {
     let (code, second) = run_json(&env, &[]);
     assert_eq!(code, Some(0));
     assert_eq!(stage(&second, "extract")["report"]["claimed"], 0);
+    assert_eq!(stage(&second, "extract")["report"]["read_once"], 0);
     assert_eq!(
         stage(&second, "consolidate")["report"]["outcome"],
         "no_changes"

@@ -3,7 +3,8 @@
 
 pub mod eligibility;
 pub mod problems;
+pub mod read_ahead;
 mod scan;
 
 pub use problems::{FileProblem, file_problems};
-pub use scan::{FileReplies, ScanReport, index_file, scan};
+pub use scan::{FileReplies, ScanReport, index_file, scan, scan_reading_ahead};

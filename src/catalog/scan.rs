@@ -4,8 +4,10 @@
 //! and mtime did not change since it was last read is not opened again; a file
 //! that moved (archived) keeps its thread, because threads are keyed by id.
 
+use super::read_ahead::{InputPlan, ReadAhead};
 use crate::config::Config;
 use crate::error::Result;
+use crate::modelinput::{InputCollector, PreparedInput, SessionRef};
 use crate::readpath::citations::Citation;
 use crate::sources::discover::{SessionFile, discover};
 use crate::sources::{
@@ -52,7 +54,7 @@ pub struct ScanReport {
 }
 
 /// The assistant replies of one session file, as the scan read them.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct FileReplies {
     /// The file's size when read.
     pub size: i64,
@@ -70,6 +72,8 @@ struct Summary {
     stats: ReadStats,
     preview: String,
     replies: FileReplies,
+    /// The extraction input read in the same pass, when asked for.
+    input: Option<PreparedInput>,
 }
 
 struct Parsed {
@@ -79,6 +83,18 @@ struct Parsed {
 
 /// Scans the configured homes and updates the catalog.
 pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
+    scan_reading_ahead(cfg, store, None)
+}
+
+/// Scans like [`scan`]; with a plan, a changed file the plan covers is read
+/// once for both the catalog and its extraction input, which waits in the
+/// [`ReadAhead`] for the extraction of the same run.
+pub fn scan_reading_ahead(
+    cfg: &Config,
+    store: &mut Store,
+    ahead: Option<(&InputPlan, &ReadAhead)>,
+) -> Result<ScanReport> {
+    let plan = ahead.map(|(plan, _)| plan);
     let now = now_secs();
     let found = discover(cfg);
     let mut report = ScanReport {
@@ -121,7 +137,13 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
         .par_iter()
         .map(|f| Parsed {
             file: (*f).clone(),
-            result: read_summary(f),
+            result: read_summary(f, plan.filter(|p| p.covers(f))).map(|mut summary| {
+                // Kept only while the held inputs leave room.
+                summary.input = summary.input.filter(|input| {
+                    ahead.is_some_and(|(_, held)| held.reserve(ReadAhead::weight(input)))
+                });
+                summary
+            }),
         })
         .collect();
 
@@ -139,12 +161,14 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
     let tx = store.conn_mut().transaction()?;
     for p in parsed {
         let path = p.file.path.to_string_lossy().into_owned();
+        let mut input = None;
         let (row, error) = match p.result {
             Ok(summary) => {
                 report.malformed_lines += summary.stats.malformed + summary.stats.overlong;
                 let row = thread_row(&p.file, &summary.info, &summary.stats, summary.preview, now);
                 report.warnings.extend(row.read_warning.clone());
                 report.replies.insert(path.clone(), summary.replies);
+                input = summary.input;
                 (row, None)
             }
             Err(e) => {
@@ -179,6 +203,9 @@ pub fn scan(cfg: &Config, store: &mut Store) -> Result<ScanReport> {
             }
         }
         threads::upsert(&tx, &row)?;
+        if let Some(((_, held), input)) = ahead.zip(input) {
+            held.keep(&row, input);
+        }
     }
     for path in vanished {
         session_files::remove(&tx, path)?;
@@ -257,7 +284,7 @@ pub fn index_file(
     let file = crate::sources::discover::stat_file(path, tool)
         .ok_or_else(|| crate::error::Error::usage(format!("{}: no such file", path.display())))?;
     let now = now_secs();
-    let row = match read_summary(&file) {
+    let row = match read_summary(&file, None) {
         Ok(s) => thread_row(&file, &s.info, &s.stats, s.preview, now),
         Err(e) => return Err(crate::error::Error::failed(e)),
     };
@@ -282,40 +309,62 @@ pub fn index_file(
 /// Reads a file for the catalog: metadata, counts, the first human message,
 /// and the assistant replies' citations (cut from a reply before its text is
 /// bounded, so they are whole).
-fn read_summary(f: &SessionFile) -> std::result::Result<Summary, String> {
+/// Reads `f` for the catalog and, with a `plan`, for its extraction input in
+/// the same pass.
+fn read_summary(f: &SessionFile, plan: Option<&InputPlan>) -> std::result::Result<Summary, String> {
     let mut preview = String::new();
     let mut replies = FileReplies {
         size: f.size as i64,
         mtime_ns: f.mtime_ns,
         ..Default::default()
     };
+    let mut collector = plan.map(InputPlan::collector);
     // Messages whole: the reader joins a reply's twin copies by their text,
-    // and cite-import takes the replies from here.
+    // and cite-import takes the replies from here. Tool outputs only as far
+    // as an input needs them.
     let opts = ReadOptions {
-        max_output_bytes: Some(0),
+        max_output_bytes: Some(
+            collector
+                .as_ref()
+                .map_or(0, InputCollector::max_output_read_bytes),
+        ),
         max_message_bytes: None,
     };
     let (info, stats) = stream_session(&f.path, f.tool, opts, &mut |e| {
-        let Event::Message(m) = e else {
-            return;
-        };
-        match m.role {
-            Role::User if preview.is_empty() => preview = one_line(&m.text, 200),
-            Role::Assistant => {
-                replies.replies += 1;
-                if let Some(c) = m.citation {
-                    replies.cited.push((m.line as i64, m.at, c));
+        if let Event::Message(m) = &e {
+            match m.role {
+                Role::User if preview.is_empty() => preview = one_line(&m.text, 200),
+                Role::Assistant => {
+                    replies.replies += 1;
+                    if let Some(c) = &m.citation {
+                        replies.cited.push((m.line as i64, m.at, c.clone()));
+                    }
                 }
+                _ => {}
             }
-            _ => {}
+        }
+        if let Some(collector) = collector.as_mut() {
+            collector.push_whole(e);
         }
     })
     .map_err(|e| e.to_string())?;
+    let input = collector.map(|c| {
+        let session = SessionRef {
+            thread_id: info.id.clone(),
+            tool: f.tool,
+            rollout_path: f.path.clone(),
+            cwd: info.cwd.clone(),
+            git_branch: info.git_branch.clone(),
+            updated_at: f.mtime_ns / 1_000_000_000,
+        };
+        c.finish(session, info.clone(), stats.clone())
+    });
     Ok(Summary {
         info,
         stats,
         preview,
         replies,
+        input,
     })
 }
 
@@ -397,5 +446,166 @@ fn failed_row(f: &SessionFile, error: &str, now: i64) -> ThreadRow {
         present: true,
         scanned_at: now,
         extracted_through: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::eligibility::Windows;
+    use crate::modelinput::{Limits, prepare};
+    use crate::sources::Tool;
+    use std::path::{Path, PathBuf};
+
+    fn fixtures(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                fixtures(&path, out);
+            } else if path.extension().is_some_and(|e| e == "jsonl") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// A Codex session with a message and a tool output far over the
+    /// input's limits, a broken line and a citation.
+    fn long_session(dir: &Path) -> PathBuf {
+        let path =
+            dir.join("rollout-2026-11-30T10-00-00-019ad000-0000-7000-8000-000000000001.jsonl");
+        let long = "a line of the pasted log\\n".repeat(4_000);
+        let output = "cargo test output line\\n".repeat(6_000);
+        let lines = [
+            r#"{"timestamp":"2026-11-30T10:00:00.000Z","type":"session_meta","payload":{"id":"019ad000-0000-7000-8000-000000000001","timestamp":"2026-11-30T10:00:00.000Z","cwd":"/w/api","originator":"codex_cli_rs","cli_version":"0.171.0","source":"cli"}}"#.to_string(),
+            format!(r#"{{"timestamp":"2026-11-30T10:00:01.000Z","type":"event_msg","payload":{{"type":"user_message","message":"{long}"}}}}"#),
+            r#"{"timestamp":"2026-11-30T10:00:02.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"cargo\",\"test\"]}","call_id":"call_1"}}"#.to_string(),
+            format!(r#"{{"timestamp":"2026-11-30T10:00:03.000Z","type":"response_item","payload":{{"type":"function_call_output","call_id":"call_1","output":"{output}"}}}}"#),
+            "{not json".to_string(),
+            format!(r#"{{"timestamp":"2026-11-30T10:00:04.000Z","type":"response_item","payload":{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{long} done\n<oai-mem-citation>\n<citation_entries>\nMEMORY.md:1-2|note=[x]\n</citation_entries>\n<rollout_ids>\n019ad000-0000-7000-8000-000000000001\n</rollout_ids>\n</oai-mem-citation>"}}]}}}}"#),
+        ];
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        path
+    }
+
+    #[test]
+    fn a_prepared_input_is_taken_once_and_only_for_the_file_as_read() {
+        let dir = std::env::temp_dir().join(format!(
+            "memkit-readahead-{}",
+            crate::util::ids::new_uuid_v4()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = long_session(&dir);
+        let file = crate::sources::discover::stat_file(&path, Tool::Codex).unwrap();
+        let plan = InputPlan {
+            budget_tokens: 1_000,
+            windows: Windows {
+                now: i64::MAX / 2,
+                idle_secs: 0,
+                max_age_secs: None,
+            },
+        };
+        assert!(plan.covers(&file));
+        let read = || read_summary(&file, Some(&plan)).unwrap();
+        let summary = read();
+        let row = thread_row(&file, &summary.info, &summary.stats, summary.preview, 0);
+        let ahead = ReadAhead::default();
+        assert!(ahead.reserve(ReadAhead::weight(summary.input.as_ref().unwrap())));
+        ahead.keep(&row, summary.input.unwrap());
+        // Catalogued again since at another size: the file changed, read anew.
+        let mut grown = row.clone();
+        grown.file_size += 1;
+        assert!(ahead.take(&grown).is_none());
+        assert_eq!(ahead.taken(), 0);
+        let again = read().input.unwrap();
+        assert!(ahead.reserve(ReadAhead::weight(&again)));
+        ahead.keep(&row, again);
+        assert!(ahead.take(&row).is_some());
+        assert!(ahead.take(&row).is_none(), "taken once");
+        assert_eq!(ahead.taken(), 1);
+        // What waits is bounded; taking an input gives its room back.
+        assert!(ahead.reserve(super::super::read_ahead::HELD_BYTES));
+        assert!(!ahead.reserve(1));
+        let archived = SessionFile {
+            archived: true,
+            ..file.clone()
+        };
+        assert!(!plan.covers(&archived), "never extracted");
+        let huge = SessionFile {
+            size: super::super::read_ahead::MAX_FILE_BYTES + 1,
+            ..file.clone()
+        };
+        assert!(!plan.covers(&huge), "read twice rather than held twice");
+        let recent = InputPlan {
+            windows: Windows {
+                now: file.mtime_ns / 1_000_000_000,
+                idle_secs: 3600,
+                max_age_secs: None,
+            },
+            ..plan
+        };
+        assert!(!recent.covers(&file), "not idle long enough");
+    }
+
+    /// The catalog and the model input from one read are what a read for
+    /// each gives, for every committed fixture and a session over every
+    /// limit, at a budget that cuts and at the default one.
+    #[test]
+    fn one_read_gives_what_a_read_for_each_gives() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut files = Vec::new();
+        fixtures(&root, &mut files);
+        let dir = std::env::temp_dir().join(format!(
+            "memkit-readahead-{}",
+            crate::util::ids::new_uuid_v4()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        files.push(long_session(&dir));
+        assert!(files.len() > 10);
+        for path in &files {
+            let tool = if path.to_string_lossy().contains("/claude/") {
+                Tool::Claude
+            } else {
+                Tool::Codex
+            };
+            let file = crate::sources::discover::stat_file(path, tool).unwrap();
+            let alone = read_summary(&file, None).unwrap();
+            assert!(alone.input.is_none());
+            for budget_tokens in [1_000, 60_000] {
+                let plan = InputPlan {
+                    budget_tokens,
+                    windows: Windows {
+                        now: i64::MAX / 2,
+                        idle_secs: 0,
+                        max_age_secs: None,
+                    },
+                };
+                let both = read_summary(&file, Some(&plan)).unwrap();
+                let what = format!("{} at {budget_tokens} tokens", path.display());
+                assert_eq!(both.info, alone.info, "{what}");
+                assert_eq!(both.stats, alone.stats, "{what}");
+                assert_eq!(both.preview, alone.preview, "{what}");
+                assert_eq!(both.replies, alone.replies, "{what}");
+                let input = both.input.unwrap();
+                let read_again =
+                    prepare(input.session.clone(), budget_tokens, Limits::default()).unwrap();
+                assert_eq!(input.transcript, read_again.transcript, "{what}");
+                assert_eq!(input.head, read_again.head, "{what}");
+                assert_eq!(input.tail, read_again.tail, "{what}");
+                assert_eq!(
+                    (input.omitted_events, input.omitted_bytes),
+                    (read_again.omitted_events, read_again.omitted_bytes),
+                    "{what}"
+                );
+                assert_eq!(input.info, read_again.info, "{what}");
+                assert_eq!(input.stats, read_again.stats, "{what}");
+                if path.starts_with(&dir) {
+                    // The long session was cut where the limits cut it.
+                    assert_eq!(alone.stats.malformed, 1);
+                    assert_eq!(alone.replies.cited.len(), 1);
+                    assert!(input.transcript.contains("truncated"), "{what}");
+                    assert!(input.transcript.len() < 60_000, "{what}");
+                }
+            }
+        }
     }
 }

@@ -20,7 +20,7 @@ pub fn run(ctx: &Ctx, args: &CiteImportArgs) -> Result<i32> {
         None => {
             let since = args.since.unwrap_or(ctx.cfg.max_unused).as_secs() as i64;
             super::run_stage(&mut store, "cite-import", false, |store| {
-                cite_import::run(&ctx.cfg, store, since, now_secs())
+                cite_import::run(&ctx.cfg, store, since, now_secs(), None)
             })?
         }
     };

@@ -21,6 +21,7 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
         file: args.file.clone(),
         wait: args.wait,
         scanned: false,
+        read_ahead: Default::default(),
         force: args.force,
         dry_run: args.dry_run,
         backend: args.backend.map(|b| b.kind()),

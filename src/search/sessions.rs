@@ -58,7 +58,7 @@ pub fn refresh(conn: &mut Connection) -> Result<()> {
         if indexed.get(&row.id) == Some(&(row.file_size, row.file_mtime_ns)) {
             continue;
         }
-        let session = crate::stages::extract::session_ref(row);
+        let session = crate::modelinput::SessionRef::from(row);
         let Ok(input) = prepare(session, SESSION_BUDGET_TOKENS, Limits::default()) else {
             continue;
         };

@@ -15,6 +15,8 @@ pub mod lines;
 mod shrink;
 mod text;
 
+pub use text::bounded;
+
 use crate::error::{Error, Result};
 use crate::readpath::citations::{Citation, split_reply};
 use serde::Serialize;

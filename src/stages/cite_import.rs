@@ -5,6 +5,7 @@
 //! the reply (not at the import).
 
 use crate::catalog::FileReplies;
+use crate::catalog::read_ahead::{InputPlan, ReadAhead};
 use crate::config::Config;
 use crate::error::Result;
 use crate::readpath::citations::{Citation, parse_citations};
@@ -85,9 +86,16 @@ impl CiteImportReport {
 
 /// Imports from the sessions updated within `since_secs`, bringing the
 /// catalog up to date first: a file the scan had to read is not read again,
-/// its replies come from the scan.
-pub fn run(cfg: &Config, store: &mut Store, since_secs: i64, now: i64) -> Result<CiteImportReport> {
-    let scanned = crate::catalog::scan(cfg, store)?;
+/// its replies come from the scan (and, with `ahead`, the extraction input
+/// of a file the run may extract is read in the same pass).
+pub fn run(
+    cfg: &Config,
+    store: &mut Store,
+    since_secs: i64,
+    now: i64,
+    ahead: Option<(&InputPlan, &ReadAhead)>,
+) -> Result<CiteImportReport> {
+    let scanned = crate::catalog::scan_reading_ahead(cfg, store, ahead)?;
     import(store, since_secs, now, &scanned.replies)
 }
 

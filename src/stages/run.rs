@@ -3,6 +3,8 @@
 //! still run when an earlier one partly failed and it is safe to go on
 //! (consolidation runs even if some extractions failed).
 
+use crate::catalog::eligibility::Windows;
+use crate::catalog::read_ahead::{InputPlan, ReadAhead};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::stages::cite_import::{self, CiteImportReport};
@@ -272,6 +274,12 @@ fn run_stages(
     // scan of its own.
     let mut scanned = false;
     let mut synced: Option<sync::Synced> = None;
+    // The scan reads a changed file the extraction may take once for both.
+    let read_ahead = ReadAhead::default();
+    let plan = opts.stages.contains(&Stage::Extract).then(|| InputPlan {
+        budget_tokens: cfg.extract_input_tokens,
+        windows: Windows::from_config(cfg, now_secs()),
+    });
     let mut inspected: Option<consolidate::Inspected> = None;
     for stage in Stage::ALL {
         if !opts.stages.contains(&stage) {
@@ -296,7 +304,8 @@ fn run_stages(
             })
             .map(StageReport::Prune),
             Stage::CiteImport => record_stage(store, &run_id, stage.name(), |s| {
-                let r = cite_import::run(cfg, s, cfg.max_unused.as_secs() as i64, now)?;
+                let ahead = plan.as_ref().map(|plan| (plan, &read_ahead));
+                let r = cite_import::run(cfg, s, cfg.max_unused.as_secs() as i64, now, ahead)?;
                 scanned = true;
                 Ok(r)
             })
@@ -307,6 +316,7 @@ fn run_stages(
                     progress: opts.progress,
                     wait: opts.wait_batches,
                     scanned,
+                    read_ahead: read_ahead.clone(),
                     ..Default::default()
                 };
                 record_stage(store, &run_id, stage.name(), |s| extract::run(cfg, s, &eo))

@@ -28,6 +28,7 @@ use crate::backends::batch::{self, BatchClient, RemoteBatch, parse_result, reque
 use crate::backends::model_extract::{stage_one_result, stage_one_schema};
 use crate::backends::transport::StructuredRequest;
 use crate::backends::transport::openai::{read_response, request_body};
+use crate::catalog::read_ahead::ReadAhead;
 use crate::config::{Config, ExtractBackendKind};
 use crate::error::{Error, Result};
 use crate::stages::spend::Budget;
@@ -142,6 +143,7 @@ fn submit_and_collect(
         model: &model,
         budget: &budget,
         force: opts.force,
+        read_ahead: &opts.read_ahead,
     };
     submit(cfg, store, client, &how, &batched, report)?;
     if opts.wait {
@@ -198,6 +200,7 @@ struct Submission<'a> {
     model: &'a str,
     budget: &'a Budget,
     force: bool,
+    read_ahead: &'a ReadAhead,
 }
 
 /// Prepares, claims and submits `candidates` (in as many batches as
@@ -221,7 +224,7 @@ fn submit(
     let mut room = enqueue::room(cfg, store, model, now_secs())?;
     let mut pending = Pending::new();
     for row in candidates {
-        let prompt = match prompt_for(cfg, &system, &input_template, row) {
+        let prompt = match prompt_for(cfg, &system, &input_template, row, how.read_ahead) {
             Ok(prompt) => prompt,
             Err(reason) => {
                 report.tally(outcome(row, "skipped", Some(reason), 0));

@@ -14,7 +14,8 @@ pub use batch::BatchReport;
 
 use crate::backends::{self, ExtractRequest, Extractor};
 use crate::catalog::eligibility::{Ineligible, Windows, check};
-use crate::catalog::{index_file, scan};
+use crate::catalog::read_ahead::{InputPlan, ReadAhead};
+use crate::catalog::{index_file, scan_reading_ahead};
 use crate::config::{Config, ExtractBackendKind, Price, Tokens};
 use crate::error::{Error, Result};
 use crate::modelinput::{Limits, PreparedInput, SessionRef, prepare};
@@ -71,6 +72,9 @@ pub struct ExtractOptions {
     /// The catalog was brought up to date moments ago (by the same run):
     /// no second scan.
     pub scanned: bool,
+    /// The inputs that scan prepared while it read changed files (taken
+    /// instead of reading those files again).
+    pub read_ahead: ReadAhead,
 }
 
 /// What happened to one session.
@@ -108,6 +112,9 @@ pub struct ExtractReport {
     pub candidates: usize,
     /// Sessions claimed.
     pub claimed: usize,
+    /// Sessions whose input came from the scan's read of their changed
+    /// file (read once for the catalog and the extraction).
+    pub read_once: usize,
     /// Claims that stored an output.
     pub succeeded: usize,
     /// Claims that found nothing durable.
@@ -198,6 +205,8 @@ struct Shared<'a> {
     budget: &'a Budget,
     /// The price of the backend's model (`None`: unknown).
     price: Option<Price>,
+    /// Inputs the run's scan prepared.
+    read_ahead: &'a ReadAhead,
 }
 
 /// Runs phase 1.
@@ -213,19 +222,20 @@ pub fn run(cfg: &Config, store: &mut Store, opts: &ExtractOptions) -> Result<Ext
     };
     if kind == ExtractBackendKind::OpenaiBatch && !opts.dry_run {
         batch::run(cfg, store, opts, backend.as_ref(), &mut report)?;
-        return Ok(report);
+    } else {
+        let candidates = candidates(cfg, store, opts, now, &mut report)?;
+        let budget = Budget::new(opts.max_tokens, cfg.costs.max_cost_per_run);
+        extract_now(
+            cfg,
+            store,
+            opts,
+            backend.as_ref(),
+            &candidates,
+            &budget,
+            &mut report,
+        )?;
     }
-    let candidates = candidates(cfg, store, opts, now, &mut report)?;
-    let budget = Budget::new(opts.max_tokens, cfg.costs.max_cost_per_run);
-    extract_now(
-        cfg,
-        store,
-        opts,
-        backend.as_ref(),
-        &candidates,
-        &budget,
-        &mut report,
-    )?;
+    report.read_once = opts.read_ahead.taken();
     Ok(report)
 }
 
@@ -309,6 +319,7 @@ fn extract_now(
         dry_run: opts.dry_run,
         budget,
         price: price_for_budget(cfg, &backend.model())?,
+        read_ahead: &opts.read_ahead,
     };
     let jobs = opts.jobs.unwrap_or(cfg.extract_jobs).clamp(1, MAX_JOBS);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -388,8 +399,23 @@ fn select(
     now: i64,
     report: &mut ExtractReport,
 ) -> Result<Vec<ThreadRow>> {
+    let mut windows = Windows::from_config(cfg, now);
+    if let Some(since) = opts.since {
+        windows.max_age_secs = Some(since.as_secs().min(i64::MAX as u64) as i64);
+    }
+    if let Some(idle) = opts.idle {
+        windows.idle_secs = idle.as_secs() as i64;
+    }
     if !opts.scanned {
-        for w in scan(cfg, store)?.warnings {
+        // A changed file this selection may pick is read once, for the
+        // catalog and its input (not for one named session).
+        let named = opts.thread.is_some() || opts.file.is_some();
+        let plan = InputPlan {
+            budget_tokens: cfg.extract_input_tokens,
+            windows,
+        };
+        let ahead = (!named).then_some((&plan, &opts.read_ahead));
+        for w in scan_reading_ahead(cfg, store, ahead)?.warnings {
             crate::ui::warn(w);
         }
     }
@@ -413,13 +439,6 @@ fn select(
                 other.describe(now)
             ))),
         };
-    }
-    let mut windows = Windows::from_config(cfg, now);
-    if let Some(since) = opts.since {
-        windows.max_age_secs = Some(since.as_secs().min(i64::MAX as u64) as i64);
-    }
-    if let Some(idle) = opts.idle {
-        windows.idle_secs = idle.as_secs() as i64;
     }
     // Judged in place, newest first once picked: a night with nothing to do
     // copies no session's row.
@@ -468,18 +487,6 @@ fn explicit_session(store: &mut Store, opts: &ExtractOptions) -> Result<Option<T
         ))
     })?;
     Ok(Some(index_file(store, &path, tool)?))
-}
-
-/// The model-input reference of a catalogued session.
-pub fn session_ref(row: &ThreadRow) -> SessionRef {
-    SessionRef {
-        thread_id: row.id.clone(),
-        tool: Tool::parse(&row.tool).unwrap_or(Tool::Codex),
-        rollout_path: PathBuf::from(&row.rollout_path),
-        cwd: row.cwd.clone(),
-        git_branch: row.git_branch.clone(),
-        updated_at: row.updated_at,
-    }
 }
 
 fn outcome(
@@ -555,13 +562,17 @@ fn prompt_for(
     system: &str,
     input_template: &str,
     row: &ThreadRow,
+    read_ahead: &ReadAhead,
 ) -> std::result::Result<Prompt, String> {
-    let input = prepare(
-        session_ref(row),
-        cfg.extract_input_tokens,
-        Limits::default(),
-    )
-    .map_err(|e| format!("unreadable: {e}"))?;
+    let input = match read_ahead.take(row) {
+        Some(input) => input,
+        None => prepare(
+            SessionRef::from(row),
+            cfg.extract_input_tokens,
+            Limits::default(),
+        )
+        .map_err(|e| format!("unreadable: {e}"))?,
+    };
     let user = render_input(input_template, &input);
     let prompt_bytes = system.len() + user.len();
     let codex_bytes = (row.tool == Tool::Codex.name()).then_some(input.stats.codex_input_bytes);
@@ -575,7 +586,13 @@ fn prompt_for(
 }
 
 fn process(shared: &Shared<'_>, store: &mut Store, row: &ThreadRow) -> SessionOutcome {
-    let prompt = match prompt_for(shared.cfg, &shared.system, &shared.input_template, row) {
+    let prompt = match prompt_for(
+        shared.cfg,
+        &shared.system,
+        &shared.input_template,
+        row,
+        shared.read_ahead,
+    ) {
         Ok(prompt) => prompt,
         Err(reason) => return outcome(row, "skipped", Some(reason), 0),
     };

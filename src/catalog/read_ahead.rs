@@ -1,0 +1,128 @@
+//! Extraction inputs prepared by the scan while it reads a changed file, so a
+//! session that changed and is extracted in the same run is read once.
+//!
+//! The scan reads the files of sessions the run may extract (their mtime in
+//! the run's idle and age windows) with messages whole, as the catalog needs
+//! them, and tool outputs cut as the model input needs them; each event goes
+//! both to the catalog and to an [`InputCollector`]. The extraction takes an
+//! input only when the file was catalogued at the size and mtime it was read
+//! at, and prepares the others as before. What is held waiting for the
+//! extraction is bounded ([`HELD_BYTES`]); past it, a file is read again by
+//! the extraction, as without read-ahead.
+
+use super::eligibility::Windows;
+use crate::modelinput::{InputCollector, Limits, PreparedInput, SessionRef};
+use crate::sources::discover::SessionFile;
+use crate::store::threads::ThreadRow;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// At most this many bytes of prepared inputs (twice their transcripts:
+/// the kept events and the rendered text) wait for the extraction.
+pub const HELD_BYTES: usize = 16 << 20;
+
+/// A file larger than this is read twice, as without read-ahead: preparing
+/// its input while the catalog reads it would put the input's buffers on
+/// top of the catalog's for the files that need the most of both (a peak of
+/// 66 MiB instead of 58 MiB on the benchmark's hostile folder, over the
+/// 64 MiB memkit keeps to).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Which files a scan prepares inputs for, and how.
+#[derive(Debug, Clone, Copy)]
+pub struct InputPlan {
+    /// The extraction's token budget per session (`extract_input_tokens`).
+    pub budget_tokens: usize,
+    /// The run's idle and age windows.
+    pub windows: Windows,
+}
+
+impl InputPlan {
+    /// Whether the run may extract `file`'s session (not archived, its mtime
+    /// idle long enough and not too old) and the file is small enough to
+    /// read for both at once.
+    pub fn covers(&self, file: &SessionFile) -> bool {
+        let updated_at = file.mtime_ns / 1_000_000_000;
+        let w = self.windows;
+        !file.archived
+            && file.size <= MAX_FILE_BYTES
+            && updated_at + w.idle_secs <= w.now
+            && w.max_age_secs.is_none_or(|max| updated_at >= w.now - max)
+    }
+
+    /// A collector for one file's input.
+    pub fn collector(&self) -> InputCollector {
+        InputCollector::new(self.budget_tokens, Limits::default())
+    }
+}
+
+/// An input prepared from a file at this size and mtime.
+#[derive(Debug, Clone)]
+struct PreparedFile {
+    size: i64,
+    mtime_ns: i64,
+    input: PreparedInput,
+}
+
+/// The inputs a scan prepared, by file path; each is taken at most once.
+#[derive(Debug, Clone, Default)]
+pub struct ReadAhead {
+    inputs: Arc<Mutex<HashMap<String, PreparedFile>>>,
+    held: Arc<AtomicUsize>,
+    taken: Arc<AtomicUsize>,
+}
+
+impl ReadAhead {
+    /// Room for an input of about `bytes`, if the held inputs leave it.
+    pub(super) fn reserve(&self, bytes: usize) -> bool {
+        let before = self.held.fetch_add(bytes, Ordering::Relaxed);
+        if before + bytes > HELD_BYTES {
+            self.held.fetch_sub(bytes, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    /// What an input holds, for [`ReadAhead::reserve`].
+    pub(super) fn weight(input: &PreparedInput) -> usize {
+        input.transcript.len() * 2
+    }
+
+    /// Keeps `input` (its room [reserved](ReadAhead::reserve)), read from
+    /// the file of `row` at the size and mtime `row` records.
+    pub(super) fn keep(&self, row: &ThreadRow, input: PreparedInput) {
+        let file = PreparedFile {
+            size: row.file_size,
+            mtime_ns: row.file_mtime_ns,
+            input,
+        };
+        if let Ok(mut inputs) = self.inputs.lock() {
+            inputs.insert(row.rollout_path.clone(), file);
+        }
+    }
+
+    /// The input prepared for `row`'s file, if it was read at the size and
+    /// mtime `row` records (else the file changed since: prepare anew).
+    pub fn take(&self, row: &ThreadRow) -> Option<PreparedInput> {
+        let file = self.inputs.lock().ok()?.remove(&row.rollout_path)?;
+        let weight = Self::weight(&file.input);
+        let _ = self
+            .held
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
+                Some(held.saturating_sub(weight))
+            });
+        let current = (file.size, file.mtime_ns) == (row.file_size, row.file_mtime_ns)
+            && file.input.session == SessionRef::from(row);
+        if current {
+            self.taken.fetch_add(1, Ordering::Relaxed);
+        }
+        current.then_some(file.input)
+    }
+
+    /// How many inputs were taken (sessions read once for the catalog and
+    /// their extraction).
+    pub fn taken(&self) -> usize {
+        self.taken.load(Ordering::Relaxed)
+    }
+}
