@@ -210,8 +210,18 @@ impl Reader<'_> {
             if let Some(id) = held.id {
                 self.reply_ids.insert(id);
             }
-            self.emit_now(Event::Message(held.message), stats);
+            self.emit_reply(held.message, stats);
         }
+    }
+
+    /// Emits a reply cut to the read's message limit. Twins are matched on
+    /// whole texts (a held reply and the last one are kept whole), so a
+    /// long reply is joined with its twin whatever the limit.
+    fn emit_reply(&mut self, mut reply: Message, stats: &mut ReadStats) {
+        let whole = reply.text.clone();
+        reply.text = bounded(reply.text, self.opts.max_message_bytes);
+        self.emit_now(Event::Message(reply), stats);
+        self.last_reply = Some(whole);
     }
 
     /// Handles one line; `false` when it is not valid JSON of a known shape.
@@ -532,7 +542,6 @@ impl Reader<'_> {
             // The twin came first (by id, or by text when it had no id).
             return;
         }
-        reply.text = bounded(reply.text, self.opts.max_message_bytes);
         if held {
             self.flush_reply(stats);
             self.held_reply = Some(HeldReply { id, message: reply });
@@ -542,7 +551,7 @@ impl Reader<'_> {
         if let Some(id) = id {
             self.reply_ids.insert(id);
         }
-        self.emit_now(Event::Message(reply), stats);
+        self.emit_reply(reply, stats);
     }
 
     /// A command Codex ran (0.169+): it completes the call it answers, or,
