@@ -7,10 +7,13 @@
 //! both to the catalog and to an [`InputCollector`]. The extraction takes an
 //! input only when the file was catalogued at the size and mtime it was read
 //! at, and prepares the others as before. What is held waiting for the
-//! extraction is bounded ([`HELD_BYTES`]); past it, a file is read again by
-//! the extraction, as without read-ahead.
+//! extraction is bounded ([`HELD_BYTES`], counting each file being read at
+//! the most its input can hold); past it, a file is read again by the
+//! extraction, as without read-ahead. A session as catalogued that can never
+//! be extracted (forgotten, memory off, not interactive) is not read ahead.
 
-use super::eligibility::Windows;
+use super::eligibility::{self, Ineligible, Windows};
+use crate::config::Config;
 use crate::modelinput::{InputCollector, Limits, PreparedInput, SessionRef};
 use crate::sources::discover::SessionFile;
 use crate::store::threads::ThreadRow;
@@ -22,13 +25,6 @@ use std::sync::{Arc, Mutex};
 /// the kept events and the rendered text) wait for the extraction.
 pub const HELD_BYTES: usize = 16 << 20;
 
-/// A file larger than this is read twice, as without read-ahead: preparing
-/// its input while the catalog reads it would put the input's buffers on
-/// top of the catalog's for the files that need the most of both (a peak of
-/// 66 MiB instead of 58 MiB on the benchmark's hostile folder, over the
-/// 64 MiB memkit keeps to).
-pub const MAX_FILE_BYTES: u64 = 64 << 20;
-
 /// Which files a scan prepares inputs for, and how.
 #[derive(Debug, Clone, Copy)]
 pub struct InputPlan {
@@ -39,16 +35,36 @@ pub struct InputPlan {
 }
 
 impl InputPlan {
-    /// Whether the run may extract `file`'s session (not archived, its mtime
-    /// idle long enough and not too old) and the file is small enough to
-    /// read for both at once.
+    /// Whether the run may extract `file`'s session: not archived, and its
+    /// mtime idle long enough and not too old.
     pub fn covers(&self, file: &SessionFile) -> bool {
         let updated_at = file.mtime_ns / 1_000_000_000;
         let w = self.windows;
         !file.archived
-            && file.size <= MAX_FILE_BYTES
             && updated_at + w.idle_secs <= w.now
             && w.max_age_secs.is_none_or(|max| updated_at >= w.now - max)
+    }
+
+    /// Whether the session as catalogued (`row`, from an earlier read of its
+    /// file) can never be extracted whatever the new read finds: forgotten,
+    /// its memory off, or not an interactive session.
+    pub fn rules_out(&self, cfg: &Config, row: &ThreadRow) -> bool {
+        matches!(
+            eligibility::check(row.into(), cfg, self.windows, false, true),
+            Err(Ineligible::Forgotten
+                | Ineligible::MemoryDisabled { .. }
+                | Ineligible::NonInteractive { .. })
+        )
+    }
+
+    /// The most an input of this plan can hold ([`ReadAhead::weight`] of a
+    /// transcript at the full budget, and a little for the cut marker).
+    pub fn max_weight(&self) -> usize {
+        (self
+            .budget_tokens
+            .saturating_mul(crate::util::text::APPROX_BYTES_PER_TOKEN)
+            + 256)
+            .saturating_mul(2)
     }
 
     /// A collector for one file's input.
@@ -78,10 +94,19 @@ impl ReadAhead {
     pub(super) fn reserve(&self, bytes: usize) -> bool {
         let before = self.held.fetch_add(bytes, Ordering::Relaxed);
         if before + bytes > HELD_BYTES {
-            self.held.fetch_sub(bytes, Ordering::Relaxed);
+            self.release(bytes);
             return false;
         }
         true
+    }
+
+    /// Gives back room taken by [`ReadAhead::reserve`].
+    pub(super) fn release(&self, bytes: usize) {
+        let _ = self
+            .held
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
+                Some(held.saturating_sub(bytes))
+            });
     }
 
     /// What an input holds, for [`ReadAhead::reserve`].
@@ -97,8 +122,21 @@ impl ReadAhead {
             mtime_ns: row.file_mtime_ns,
             input,
         };
+        let replaced = match self.inputs.lock() {
+            Ok(mut inputs) => inputs.insert(row.rollout_path.clone(), file),
+            Err(_) => None,
+        };
+        if let Some(old) = replaced {
+            self.release(Self::weight(&old.input));
+        }
+    }
+
+    /// Drops every input not taken (the extraction is over).
+    pub fn clear(&self) {
         if let Ok(mut inputs) = self.inputs.lock() {
-            inputs.insert(row.rollout_path.clone(), file);
+            let weight: usize = inputs.values().map(|f| Self::weight(&f.input)).sum();
+            inputs.clear();
+            self.release(weight);
         }
     }
 
@@ -106,12 +144,7 @@ impl ReadAhead {
     /// mtime `row` records (else the file changed since: prepare anew).
     pub fn take(&self, row: &ThreadRow) -> Option<PreparedInput> {
         let file = self.inputs.lock().ok()?.remove(&row.rollout_path)?;
-        let weight = Self::weight(&file.input);
-        let _ = self
-            .held
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
-                Some(held.saturating_sub(weight))
-            });
+        self.release(Self::weight(&file.input));
         let current = (file.size, file.mtime_ns) == (row.file_size, row.file_mtime_ns)
             && file.input.session == SessionRef::from(row);
         if current {

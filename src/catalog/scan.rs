@@ -94,7 +94,6 @@ pub fn scan_reading_ahead(
     store: &mut Store,
     ahead: Option<(&InputPlan, &ReadAhead)>,
 ) -> Result<ScanReport> {
-    let plan = ahead.map(|(plan, _)| plan);
     let now = now_secs();
     let found = discover(cfg);
     let mut report = ScanReport {
@@ -133,23 +132,7 @@ pub fn scan_reading_ahead(
     report.files_unchanged = found.len() - changed.len();
     report.files_read = changed.len();
 
-    let parsed: Vec<Parsed> = changed
-        .par_iter()
-        .map(|f| Parsed {
-            file: (*f).clone(),
-            result: read_summary(f, plan.filter(|p| p.covers(f))).map(|mut summary| {
-                // Kept only while the held inputs leave room.
-                summary.input = summary.input.filter(|input| {
-                    ahead.is_some_and(|(_, held)| held.reserve(ReadAhead::weight(input)))
-                });
-                summary
-            }),
-        })
-        .collect();
-
-    let present: HashSet<String> = paths.iter().map(|p| p.to_string()).collect();
-    let vanished: Vec<&String> = known.keys().filter(|p| !present.contains(*p)).collect();
-    let existing: HashMap<String, ThreadRow> = if parsed.is_empty() {
+    let existing: HashMap<String, ThreadRow> = if changed.is_empty() {
         HashMap::new()
     } else {
         threads::list(store.conn())?
@@ -157,6 +140,49 @@ pub fn scan_reading_ahead(
             .map(|t| (t.id.clone(), t))
             .collect()
     };
+    // A file the plan covers gets its input read in the same pass, unless
+    // its session as catalogued can never be extracted (forgotten, memory
+    // off, not interactive), and only while the inputs held leave room for
+    // the largest it can be (the difference is given back once it is read).
+    let catalogued: HashMap<&str, &ThreadRow> = match ahead {
+        Some(_) => existing
+            .values()
+            .map(|t| (t.rollout_path.as_str(), t))
+            .collect(),
+        None => HashMap::new(),
+    };
+    let read_ahead_for = |f: &SessionFile| -> Option<(&InputPlan, usize)> {
+        let (plan, held) = ahead?;
+        let path = f.path.to_string_lossy();
+        let ruled_out = catalogued
+            .get(path.as_ref())
+            .is_some_and(|row| plan.rules_out(cfg, row));
+        let room = plan.max_weight();
+        (plan.covers(f) && !ruled_out && held.reserve(room)).then_some((plan, room))
+    };
+    let parsed: Vec<Parsed> = changed
+        .par_iter()
+        .map(|f| {
+            let reading_ahead = read_ahead_for(f);
+            let result = read_summary(f, reading_ahead.map(|(plan, _)| plan));
+            if let Some(((_, held), (_, room))) = ahead.zip(reading_ahead) {
+                let weight = match &result {
+                    Ok(Summary {
+                        input: Some(input), ..
+                    }) => ReadAhead::weight(input),
+                    _ => 0,
+                };
+                held.release(room.saturating_sub(weight));
+            }
+            Parsed {
+                file: (*f).clone(),
+                result,
+            }
+        })
+        .collect();
+
+    let present: HashSet<String> = paths.iter().map(|p| p.to_string()).collect();
+    let vanished: Vec<&String> = known.keys().filter(|p| !present.contains(*p)).collect();
 
     let tx = store.conn_mut().transaction()?;
     for p in parsed {
@@ -197,6 +223,9 @@ pub fn scan_reading_ahead(
                 let old_still_there =
                     old.rollout_path != path && present.contains(&old.rollout_path);
                 if old_still_there && old.file_mtime_ns > row.file_mtime_ns {
+                    if let Some(((_, held), input)) = ahead.zip(input) {
+                        held.release(ReadAhead::weight(&input));
+                    }
                     continue;
                 }
                 report.sessions_updated += 1;
@@ -481,7 +510,8 @@ mod tests {
             r#"{"timestamp":"2026-11-30T10:00:02.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"cargo\",\"test\"]}","call_id":"call_1"}}"#.to_string(),
             format!(r#"{{"timestamp":"2026-11-30T10:00:03.000Z","type":"response_item","payload":{{"type":"function_call_output","call_id":"call_1","output":"{output}"}}}}"#),
             "{not json".to_string(),
-            format!(r#"{{"timestamp":"2026-11-30T10:00:04.000Z","type":"response_item","payload":{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{long} done\n<oai-mem-citation>\n<citation_entries>\nMEMORY.md:1-2|note=[x]\n</citation_entries>\n<rollout_ids>\n019ad000-0000-7000-8000-000000000001\n</rollout_ids>\n</oai-mem-citation>"}}]}}}}"#),
+            format!(r#"{{"timestamp":"2026-11-30T10:00:04.000Z","type":"event_msg","payload":{{"type":"agent_message","message":"{long} done"}}}}"#),
+            format!(r#"{{"timestamp":"2026-11-30T10:00:05.000Z","type":"response_item","payload":{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{long} done\n<oai-mem-citation>\n<citation_entries>\nMEMORY.md:1-2|note=[x]\n</citation_entries>\n<rollout_ids>\n019ad000-0000-7000-8000-000000000001\n</rollout_ids>\n</oai-mem-citation>"}}]}}}}"#),
         ];
         std::fs::write(&path, lines.join("\n") + "\n").unwrap();
         path
@@ -522,19 +552,39 @@ mod tests {
         assert!(ahead.take(&row).is_some());
         assert!(ahead.take(&row).is_none(), "taken once");
         assert_eq!(ahead.taken(), 1);
-        // What waits is bounded; taking an input gives its room back.
+        // What waits is bounded; taking an input gives its room back, and
+        // what the extraction did not take goes when it is over.
         assert!(ahead.reserve(super::super::read_ahead::HELD_BYTES));
         assert!(!ahead.reserve(1));
+        ahead.release(super::super::read_ahead::HELD_BYTES);
+        let third = read().input.unwrap();
+        assert!(ahead.reserve(ReadAhead::weight(&third)));
+        ahead.keep(&row, third);
+        ahead.clear();
+        assert!(ahead.take(&row).is_none());
+        assert!(ahead.reserve(super::super::read_ahead::HELD_BYTES));
+        // A session as catalogued that can never be extracted is not read ahead.
+        let cfg = crate::config::Config::load(&crate::config::LoadOptions {
+            config_path: None,
+            flags: vec![],
+            env: crate::config::LoadOptions::with_env(vec![(
+                "HOME".to_string(),
+                dir.display().to_string(),
+            )])
+            .env,
+        })
+        .unwrap();
+        assert!(!plan.rules_out(&cfg, &row));
+        let forgotten = ThreadRow {
+            forgotten_at: Some(1),
+            ..row.clone()
+        };
+        assert!(plan.rules_out(&cfg, &forgotten));
         let archived = SessionFile {
             archived: true,
             ..file.clone()
         };
         assert!(!plan.covers(&archived), "never extracted");
-        let huge = SessionFile {
-            size: super::super::read_ahead::MAX_FILE_BYTES + 1,
-            ..file.clone()
-        };
-        assert!(!plan.covers(&huge), "read twice rather than held twice");
         let recent = InputPlan {
             windows: Windows {
                 now: file.mtime_ns / 1_000_000_000,
@@ -602,6 +652,15 @@ mod tests {
                     // The long session was cut where the limits cut it.
                     assert_eq!(alone.stats.malformed, 1);
                     assert_eq!(alone.replies.cited.len(), 1);
+                    // The long reply and its id-less twin are one reply.
+                    assert_eq!(alone.replies.replies, 1, "{what}");
+                    let replies = |input: &PreparedInput| {
+                        input
+                            .events()
+                            .filter(|e| matches!(e, Event::Message(m) if m.role == Role::Assistant))
+                            .count()
+                    };
+                    assert_eq!(replies(&read_again), 1, "{what}");
                     assert!(input.transcript.contains("truncated"), "{what}");
                     assert!(input.transcript.len() < 60_000, "{what}");
                 }

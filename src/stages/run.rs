@@ -319,8 +319,12 @@ fn run_stages(
                     read_ahead: read_ahead.clone(),
                     ..Default::default()
                 };
-                record_stage(store, &run_id, stage.name(), |s| extract::run(cfg, s, &eo))
-                    .map(StageReport::Extract)
+                let report =
+                    record_stage(store, &run_id, stage.name(), |s| extract::run(cfg, s, &eo))
+                        .map(StageReport::Extract);
+                // What the extraction did not take is not kept for later stages.
+                read_ahead.clear();
+                report
             }
             Stage::Sync => record_stage(store, &run_id, stage.name(), |s| {
                 let fingerprint = sync::inputs_fingerprint(s)?;

@@ -109,6 +109,11 @@ pub fn inputs_fingerprint(store: &Store) -> Result<InputsFingerprint> {
         .query_row("PRAGMA data_version", [], |r| r.get(0))?)
 }
 
+/// Where `output`'s summary lives, relative to the memory folder.
+fn summary_path(output: &SelectedOutput) -> String {
+    format!("{ROLLOUT_SUMMARIES_DIR}/{}.md", output.stem())
+}
+
 fn differs(path: &Path, text: &str) -> bool {
     fs::read(path).map_or(true, |old| old != text.as_bytes())
 }
@@ -183,18 +188,18 @@ pub fn run(
     }
     // Every file rendered and compared with what is on disk, the summaries
     // and raw_memories.md side by side on the pool: a night with nothing
-    // new reads them all and writes none.
-    let (summaries, raw) = rayon::join(
+    // new reads them all and writes none. Only whether each differs is
+    // kept; a changed summary is rendered again as it is written, so a
+    // first sync of thousands never holds them all.
+    let (differing, raw) = rayon::join(
         || {
             selection
                 .par_iter()
                 .map(|output| {
-                    let rel_path = format!("{ROLLOUT_SUMMARIES_DIR}/{}.md", output.stem());
-                    let text = render_rollout_summary(output);
-                    let changed = differs(&root.join(&rel_path), &text).then_some(text);
-                    (rel_path, changed)
+                    let rel_path = summary_path(output);
+                    differs(&root.join(&rel_path), &render_rollout_summary(output))
                 })
-                .collect::<Vec<_>>()
+                .collect::<Vec<bool>>()
         },
         || {
             let raw = render_raw_memories(&selection);
@@ -202,12 +207,14 @@ pub fn run(
         },
     );
     let mut batch = AtomicBatch::default();
-    for (rel_path, changed) in summaries {
-        let Some(text) = changed else {
+    for (output, differs) in selection.iter().zip(differing) {
+        if !differs {
             report.summaries_unchanged += 1;
             continue;
-        };
+        }
+        let rel_path = summary_path(output);
         if !dry_run {
+            let text = render_rollout_summary(output);
             layout::stage_file(&mut batch, root, &rel_path, text.as_bytes())?;
         }
         report.summaries_written.push(rel_path);

@@ -360,7 +360,8 @@ const MIGRATIONS: &[&str] = &[
          WHERE id = OLD.job_key;
     END;
     CREATE TRIGGER extracted_through_on_thread_insert
-        AFTER INSERT ON threads BEGIN
+        AFTER INSERT ON threads
+        WHEN EXISTS (SELECT 1 FROM stage1_watermarks WHERE thread_id = NEW.id) BEGIN
         UPDATE threads SET extracted_through =
             (SELECT max(watermark) FROM stage1_watermarks WHERE thread_id = NEW.id)
          WHERE id = NEW.id;
