@@ -98,6 +98,21 @@ pub struct Windows {
 }
 
 impl Windows {
+    /// Whether a session last updated at `updated_at` (Unix seconds) has
+    /// been idle long enough and is not too old.
+    pub fn admit(&self, updated_at: i64) -> Result<(), Ineligible> {
+        let eligible_at = updated_at + self.idle_secs;
+        if eligible_at > self.now {
+            return Err(Ineligible::TooRecent { eligible_at });
+        }
+        if let Some(max_age) = self.max_age_secs
+            && updated_at < self.now - max_age
+        {
+            return Err(Ineligible::TooOld);
+        }
+        Ok(())
+    }
+
     /// The windows of the configuration at `now`.
     pub fn from_config(cfg: &Config, now: i64) -> Windows {
         Windows {
@@ -190,15 +205,7 @@ pub fn check(
         return Err(Ineligible::NoHumanMessage);
     }
     if !explicit {
-        let eligible_at = row.updated_at + w.idle_secs;
-        if eligible_at > w.now {
-            return Err(Ineligible::TooRecent { eligible_at });
-        }
-        if let Some(max_age) = w.max_age_secs
-            && row.updated_at < w.now - max_age
-        {
-            return Err(Ineligible::TooOld);
-        }
+        w.admit(row.updated_at)?;
     }
     if !force && row.extracted_through.is_some_and(|x| x >= row.updated_at) {
         return Err(Ineligible::UpToDate);

@@ -35,14 +35,19 @@ pub struct InputPlan {
 }
 
 impl InputPlan {
+    /// The plan of an extraction within `windows`, at the configured input
+    /// budget.
+    pub fn new(cfg: &Config, windows: Windows) -> InputPlan {
+        InputPlan {
+            budget_tokens: cfg.extract_input_tokens,
+            windows,
+        }
+    }
+
     /// Whether the run may extract `file`'s session: not archived, and its
-    /// mtime idle long enough and not too old.
+    /// mtime (a session's `updated_at`) inside the windows.
     pub fn covers(&self, file: &SessionFile) -> bool {
-        let updated_at = file.mtime_ns / 1_000_000_000;
-        let w = self.windows;
-        !file.archived
-            && updated_at + w.idle_secs <= w.now
-            && w.max_age_secs.is_none_or(|max| updated_at >= w.now - max)
+        !file.archived && self.windows.admit(file.mtime_ns / 1_000_000_000).is_ok()
     }
 
     /// Whether the session as catalogued (`row`, from an earlier read of its

@@ -337,8 +337,7 @@ pub fn index_file(
 
 /// Reads a file for the catalog: metadata, counts, the first human message,
 /// and the assistant replies' citations (cut from a reply before its text is
-/// bounded, so they are whole).
-/// Reads `f` for the catalog and, with a `plan`, for its extraction input in
+/// bounded, so they are whole); with a `plan`, also its extraction input, in
 /// the same pass.
 fn read_summary(f: &SessionFile, plan: Option<&InputPlan>) -> std::result::Result<Summary, String> {
     let mut preview = String::new();

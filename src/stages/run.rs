@@ -276,10 +276,10 @@ fn run_stages(
     let mut synced: Option<sync::Synced> = None;
     // The scan reads a changed file the extraction may take once for both.
     let read_ahead = ReadAhead::default();
-    let plan = opts.stages.contains(&Stage::Extract).then(|| InputPlan {
-        budget_tokens: cfg.extract_input_tokens,
-        windows: Windows::from_config(cfg, now_secs()),
-    });
+    let plan = opts
+        .stages
+        .contains(&Stage::Extract)
+        .then(|| InputPlan::new(cfg, Windows::from_config(cfg, now_secs())));
     let mut inspected: Option<consolidate::Inspected> = None;
     for stage in Stage::ALL {
         if !opts.stages.contains(&stage) {

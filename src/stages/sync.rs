@@ -207,8 +207,8 @@ pub fn run(
         },
     );
     let mut batch = AtomicBatch::default();
-    for (output, differs) in selection.iter().zip(differing) {
-        if !differs {
+    for (output, changed) in selection.iter().zip(differing) {
+        if !changed {
             report.summaries_unchanged += 1;
             continue;
         }

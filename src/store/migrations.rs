@@ -300,10 +300,10 @@ const MIGRATIONS: &[&str] = &[
     // fingerprint of the recorded session files that a full scan leaves in
     // `kv` is dropped by any other write to them, so a quiet night is
     // recognised by one hash of the walk instead of a pass over the
-    // recorded files. Each
-    // month's spending added up as calls are booked, so a run's summary
-    // reads one row instead of summing the month's calls. Prune's
-    // candidates in its order, so a night with none reads no entry.
+    // recorded files. Each month's spending added up as calls are booked,
+    // so a run's summary reads one row instead of summing the month's
+    // calls. Prune's candidates in its order, so a night with none reads no
+    // entry.
     r#"
     CREATE VIEW stage1_watermarks (thread_id, watermark) AS
         SELECT thread_id, source_updated_at FROM stage1_outputs

@@ -410,10 +410,7 @@ fn select(
         // A changed file this selection may pick is read once, for the
         // catalog and its input (not for one named session).
         let named = opts.thread.is_some() || opts.file.is_some();
-        let plan = InputPlan {
-            budget_tokens: cfg.extract_input_tokens,
-            windows,
-        };
+        let plan = InputPlan::new(cfg, windows);
         let ahead = (!named).then_some((&plan, &opts.read_ahead));
         for w in scan_reading_ahead(cfg, store, ahead)?.warnings {
             crate::ui::warn(w);
