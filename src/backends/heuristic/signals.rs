@@ -220,7 +220,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b[a-z]+s\s+are\s+(?:written|done|run|built|managed|handled|styled|formatted|declared|validated|kept|stored|named|tested)\s+(?:with|in|by|using|through|via)\b|\bnot now,? not ever\b|\bnot ever\b|\b(?:got|was|were|has been|have been) replaced (?:by|with)\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bit'?s (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/+]\w[\w.\-/+]*) now\b|\b(?:we'?re|we are) off (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/]\w[\w.\-/]*)|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a |a )?reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:that'?s|this is) how (?:the whole|our|this|the) (?:repo|repository|codebase|project|team|app|crate|package) (?:does|do|writes|handles|builds|tests)\b|^(?:everything|anything|every \w+|all \w+)[\w\s-]{0,30}\b(?:has to|have to|must|needs? to) be\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b[a-z]+s\s+are\s+(?:written|done|run|built|managed|handled|styled|formatted|declared|validated|kept|stored|named|tested)\s+(?:with|in|by|using|through|via)\b|\bnot now,? not ever\b|\bnot ever\b|\b(?:got|was|were|has been|have been) replaced (?:by|with)\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^(?:linting|formatting|testing|type-?checking|deploying|packaging) (?:here|in this (?:repo|project)) is (?:done (?:with|by|through) )?(?:`[^`]+`|[\w.+/-]+)|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bit'?s (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/+]\w[\w.\-/+]*) now\b|\b(?:we'?re|we are) off (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/]\w[\w.\-/]*)|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a|a|friendly) reminder\b|^reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -267,7 +267,7 @@ static IS_NOT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "no pandas here": a thing that has no place in this project.
 static NOT_HERE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^no\s+(?:new\s+)?[\w.+`-]+(?:\s+[\w.+`-]+){0,2}\s+(?:here|in this (?:repo|repository|project|codebase)|in (?:anything|any|all) new|in (?:\w+ ){0,2}\w+s)\b|^no\s+[^,.]{2,40},\s*ever\b|^no\s+\w+s?\s+(?:that|which)\s+\w+")
+    Regex::new(r"(?i)^no\s+(?:new\s+)?[\w.+`()-]+(?:\s+[\w.+`()-]+){0,2}\s+(?:here|in this (?:repo|repository|project|codebase)|in (?:anything|any|all) new|in (?:[\w-]+ ){0,2}\w+s|in (?:[\w-]+ ){1,2}code)\b|^no\s+[^,.]{2,40},\s*ever\b|^no\s+\w+s?\s+(?:that|which)\s+\w+")
         .expect("valid regex")
 });
 
@@ -291,9 +291,28 @@ static SCOPE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// "that happens every time the builds dir gets cleaned": how often
+/// something goes wrong, not how to work.
+static RECURRING_EVENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:happens|happened|fails|failed|breaks|broke|crashes|crashed|occurs|comes back|shows up|pops up)\b.*\b(?:every (?:single )?time|each time|whenever)\b")
+        .expect("valid regex")
+});
+
+/// "tests are green now": how things stand, not how to work.
+static STATUS_NOW: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:is|are|'s)\s+(?:all\s+)?(?:green|red|passing|failing|done|working|broken|clean|fixed|merged|deployed|live|ready|stable)\s+now\b")
+        .expect("valid regex")
+});
+
+/// "dont use any.": a prohibition too short to name what it is about.
+static BARE_PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:dont|don'?t|do not|never)(?: use| do| add| write)? [\w.()`-]+[.!]*$")
+        .expect("valid regex")
+});
+
 /// A sentence that only confirms the one before it as a rule.
 static KEEP_IT_ALONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:and\s+|please\s+)?(?:keep it (?:like that|that way|this way|like this)|that'?s the (?:rule|convention)|always do it (?:like that|that way)|remember (?:that|this)|keep (?:that|this) in mind|note (?:that|this) down)[.!]*$")
+    Regex::new(r"(?i)^(?:and\s+|please\s+)?(?:keep it (?:like that|that way|this way|like this)|that'?s the (?:rule|convention)|always do it (?:like that|that way)|remember (?:that|this)|keep (?:that|this) in mind|note (?:that|this) down)(?: (?:going forward|from now on|in (?:the )?future|next time))?(?:[,;]\s*(?:it'?s|it has|that'?s|this has|it)\b[^`]{0,40})?[.!]*$")
         .expect("valid regex")
 });
 
@@ -314,13 +333,13 @@ pub(crate) const DASHES: [&str; 3] = [" \u{2014} ", " \u{2013} ", " - "];
 
 /// What to do instead, said right after a prohibition.
 static INSTEAD_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:instead,?\s+|rather,?\s+)?(?:use|inject|call|prefer|go through|pattern match|wrap|rely on)\b[^.]*(?:`|\(\)|(?-i:\b[A-Z][a-z]+[A-Z]\w*))")
+    Regex::new(r"(?i)^(?:instead,?\s+|rather,?\s+)?(?:use|inject|call|prefer|go through|pattern match|wrap|rely on)\b[^.]*(?:`|\(\)|(?-i:\b[A-Z][a-z]+[A-Z]\w*)|\bthe [\w.-]+ (?:module|library|package|crate|gem|helper|wrapper)\b)")
         .expect("valid regex")
 });
 
 /// A rule that points at the sentence before it for what it means.
 static POINTS_BACK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:and\s+)?(?:that'?s|that is|this is) (?:how|the way)\b")
+    Regex::new(r"(?i)^(?:and\s+)?(?:that'?s|that is|this is) (?:how|the way|the \w+ (?:i|we) (?:always |usually |normally )?use)\b")
         .expect("valid regex")
 });
 
@@ -332,7 +351,7 @@ static COMMAND_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "no partial functions in rivet at all": a thing ruled out everywhere.
 static NO_AT_ALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^no [\w\s./'-]{2,40}?\b(?:at all|anywhere|ever|whatsoever)\b")
+    Regex::new(r"(?i)(?:^|[,;]\s+)no [\w\s./'-]{2,40}?\b(?:at all|anywhere|ever|whatsoever)\b")
         .expect("valid regex")
 });
 
@@ -413,7 +432,7 @@ static DECLINE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// What turns a refusal into a rule: "never suggest Redis", "we don't use it".
 static STANDING_REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:stop suggesting|never suggest|don'?t (?:ever )?suggest|from now on|never|in this (?:repo|project|codebase)|we don'?t use|we never|don'?t ever|ever|always)\b|^for the record\b")
+    Regex::new(r"(?i)\b(?:stop suggesting|never suggest|don'?t (?:ever )?suggest|from now on|never|in this (?:repo|project|codebase)|we don'?t use|we never|don'?t ever|ever|always)\b|^for the record\b|\b(?:in|for|across) (?:all|every|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b")
         .expect("valid regex")
 });
 
@@ -566,7 +585,8 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
     for (n, s) in sentences.iter().enumerate() {
         // "thiserror in the library, anyhow in main.rs. keep it like that":
         // the sentence before "keep it like that" is the rule.
-        let confirmed = (!s.opening && KEEP_IT_ALONE.is_match(s.text.trim()))
+        let keeps = !s.opening && KEEP_IT_ALONE.is_match(s.text.trim());
+        let confirmed = keeps
             .then(|| &sentences[n - 1])
             .filter(|before| before.context != Context::Pasted && object_words(&before.text) >= 2)
             .map(|before| (Kind::Rule, before.text.clone()));
@@ -618,7 +638,13 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             last_rule = Some(n);
             continue;
         }
-        let Some((kind, statement)) = widened.or_else(|| standing_rule(s)).or(confirmed) else {
+        // "please keep that in mind going forward" is no rule of its own.
+        let found = if keeps {
+            confirmed
+        } else {
+            widened.or_else(|| standing_rule(s))
+        };
+        let Some((kind, statement)) = found else {
             continue;
         };
         // "the subject needs the jira key in front. that's how every commit
@@ -629,9 +655,23 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
                     && POINTS_BACK.is_match(&statement)
                     && !poison::is_dangerous(&sentences[before].text) =>
             {
-                format!("{} — {statement}", sentences[before].text.trim())
+                let before = sentences[before].text.trim().trim_end_matches(['.', '!']);
+                format!("{before} — {statement}")
             }
             Some(_) if POINTS_BACK.is_match(&statement) && !s.opening => continue,
+            _ => statement,
+        };
+        // "dont use any. unknown + narrowing, always": the rule says what
+        // the bare prohibition before it is about.
+        let statement = match n.checked_sub(1) {
+            Some(before)
+                if !s.opening
+                    && last_rule != Some(before)
+                    && BARE_PROHIBITION.is_match(sentences[before].text.trim()) =>
+            {
+                let before = sentences[before].text.trim().trim_end_matches(['.', '!']);
+                format!("{before} — {statement}")
+            }
             _ => statement,
         };
         last_rule = Some(n);
@@ -1194,7 +1234,9 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     let feature = FEATURE_REQUEST.is_match(&m);
     if let Some(r) = META.find(&m) {
         let by_default = r.as_str().eq_ignore_ascii_case("by default");
-        if !(feature && by_default) {
+        let not_a_rule =
+            (feature && by_default) || RECURRING_EVENT.is_match(&m) || STATUS_NOW.is_match(&m);
+        if !not_a_rule {
             return Some((Kind::Rule, focus_clause(s, r.start())));
         }
     }
@@ -1778,7 +1820,7 @@ mod tests {
                 "the subject needs the jira key in front, like TIDE-231: bump electron to 33. that's how every commit in this repo should look."
             ]),
             [
-                "the subject needs the jira key in front, like TIDE-231: bump electron to 33. — that's how every commit in this repo should look."
+                "the subject needs the jira key in front, like TIDE-231: bump electron to 33 — that's how every commit in this repo should look."
             ]
         );
         // A task after a prohibition is not what to do instead.
@@ -1964,6 +2006,92 @@ mod tests {
             first.is_empty(),
             "the task sentence's imperatives are the task"
         );
+    }
+
+    #[test]
+    fn rules_that_name_their_object_in_the_next_sentence_or_clause() {
+        assert_eq!(
+            statements(&["dont use any. unknown + narrowing, always, in this codebase"]),
+            ["dont use any — unknown + narrowing, always, in this codebase"]
+        );
+        assert_eq!(
+            statements(&[
+                "named exports only pls, no default exports anywhere in src/. you just added one in LoomTile"
+            ]),
+            ["named exports only pls, no default exports anywhere in src/."]
+        );
+        assert_eq!(
+            statements(&["no unwrap() in non-test code. fix the one in inode.rs"]),
+            ["no unwrap() in non-test code."]
+        );
+        assert_eq!(
+            statements(&[
+                "no print() in library code please, ever. use the logging module (logger = logging.getLogger(__name__))"
+            ]),
+            [
+                "no print() in library code please, ever. use the logging module (logger = logging.getLogger(__name__))"
+            ]
+        );
+        assert_eq!(
+            statements(&[
+                "mount it on /tmp/quill-mnt and try ls. thats the mountpoint i always use for manual testing"
+            ]),
+            [
+                "mount it on /tmp/quill-mnt and try ls — thats the mountpoint i always use for manual testing"
+            ]
+        );
+        assert_eq!(
+            statements(&[
+                "table-driven with t.Run subtests pls, thats how the whole repo does tests"
+            ]),
+            ["table-driven with t.Run subtests pls, thats how the whole repo does tests"]
+        );
+        assert_eq!(
+            statements(&[
+                "ah right yes. everything client-side has to be LOOM_PUBLIC_*, the rest stays server side. do the rename"
+            ]),
+            ["everything client-side has to be LOOM_PUBLIC_*, the rest stays server side."]
+        );
+        assert_eq!(
+            statements(&[
+                "hm no. we don't run rubocop directly. linting here is standardrb, `bundle exec standardrb --fix`. please keep that in mind going forward, it's bitten me twice now"
+            ]),
+            [
+                "we don't run rubocop directly.",
+                "linting here is standardrb, `bundle exec standardrb --fix`."
+            ],
+            "the reminder to keep it in mind is no rule of its own"
+        );
+        let declined = [
+            Turn {
+                text: "Fix the overflow",
+                before: None,
+            },
+            Turn {
+                text: "Not now, the MSVC matrix is a discussion for another month. Commit this, please. And note that in all my repositories commit messages follow Conventional Commits.",
+                before: Some("Fixed. Shall I also add a GitHub Actions matrix job for MSVC?"),
+            },
+        ];
+        let kept: Vec<String> = preferences(&declined)
+            .into_iter()
+            .map(|p| p.statement)
+            .collect();
+        assert_eq!(
+            kept,
+            ["note that in all my repositories commit messages follow Conventional Commits."],
+            "a global rule said while declining an idea"
+        );
+    }
+
+    #[test]
+    fn status_remarks_and_recurring_failures_are_no_rules() {
+        for remark in [
+            "tests are green now, pushing later",
+            "right, that happens every time the builds dir gets cleaned.",
+            "the reminder emails aren't going out locally.",
+        ] {
+            assert!(statements(&[remark]).is_empty(), "{remark}");
+        }
     }
 
     #[test]
