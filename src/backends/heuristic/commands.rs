@@ -383,6 +383,13 @@ fn clears_local_state(words: &[String]) -> bool {
             .all(|w| !w.starts_with(['/', '~', '$', '*', '.']) && !w.contains("..") && w != "*")
 }
 
+/// Whether a git command fetches what a fresh checkout lacks (`git
+/// submodule update --init`, `git lfs pull`): a step, unlike `git status`.
+fn fetches_checkout_content(words: &[String]) -> bool {
+    program_name(&words[0]) == "git"
+        && matches!(words.get(1).map(String::as_str), Some("submodule" | "lfs"))
+}
+
 fn shell_run(c: &ToolCall, position: usize) -> ShellRun {
     let command = c.input.trim().to_string();
     let mut run = ShellRun {
@@ -401,7 +408,10 @@ fn shell_run(c: &ToolCall, position: usize) -> ShellRun {
     for seg in segments(&run.command) {
         let words = program_words(&seg);
         let Some(first) = words.first() else { continue };
-        if is_exploration(&program_name(first)) && !clears_local_state(&words) {
+        if is_exploration(&program_name(first))
+            && !clears_local_state(&words)
+            && !fetches_checkout_content(&words)
+        {
             continue;
         }
         if let Some(p) = classify(&words) {
@@ -950,6 +960,25 @@ mod tests {
                 prerequisite: true,
             }]
         );
+        // A fresh checkout's missing submodule, fetched with git.
+        let configured = [
+            call(
+                "cmake --preset dev-clang",
+                1,
+                "CMake Error at CMakeLists.txt:4 (project):\n  Could not find toolchain file: extern/vcpkg/scripts/buildsystems/vcpkg.cmake",
+            ),
+            call("git status --short", 0, ""),
+            call(
+                "git submodule update --init --recursive",
+                0,
+                "Submodule path 'extern/vcpkg': checked out",
+            ),
+            call("cmake --preset dev-clang", 0, "-- Generating done"),
+        ];
+        let fixes = failure_fixes(&shell_runs(configured.iter()), &[]);
+        assert_eq!(fixes.len(), 1, "{fixes:?}");
+        assert_eq!(fixes[0].fixed, "git submodule update --init --recursive");
+        assert!(fixes[0].prerequisite);
         // The step in the retry itself, or a variable the fix sets.
         let exported = [
             call(

@@ -13,7 +13,7 @@ use super::digest::{Project, Session};
 use super::poison;
 use super::rawparse::ParsedMemory;
 use super::supersede::{
-    Replacement, Usage, family, names_old, other_version, replacement, retired_families,
+    Replacement, Usage, family, mentions, names_old, other_version, replacement, retired_families,
     rivals_named, settings, states_retired,
 };
 use super::tally::{Tallied, norm_key, tally, words};
@@ -120,6 +120,8 @@ impl Current {
         for memory in &mut self.projects {
             let mut replacements = global_replacements.clone();
             replacements.extend(replacements_in(&memory.preferences));
+            // "the mock server no longer runs on 8085 - I moved it to 9091".
+            replacements.extend(replacements_in(&memory.environment));
             retire(&mut memory.preferences, &replacements, &newest);
             retire(&mut memory.environment, &replacements, &newest);
             retire_commands(&mut memory.knowledge, &replacements, &newest, false);
@@ -159,12 +161,28 @@ fn project_memory(sessions: &[Session], members: &[usize]) -> ProjectMemory {
             preferences.push(request);
         }
     }
+    // A project task named alone (`make sqlgen`, `mix tide.fixtures`) is
+    // how the project is worked on; an invocation with its own arguments
+    // (`airflow dags backfill gauge_ingest -s …`) is, once it recurs.
+    let mut knowledge = bullets(|m| &m.knowledge);
+    knowledge.retain(|e| {
+        e.members.len() >= RECURRING || KNOWLEDGE.is_match(&e.text) || names_a_bare_task(&e.text)
+    });
     ProjectMemory {
         preferences,
-        knowledge: bullets(|m| &m.knowledge),
+        knowledge,
         failures: bullets(|m| &m.failures),
         environment: bullets(|m| &m.environment),
     }
+}
+
+/// Whether a "`cmd` works in …" bullet's command is a task name and at
+/// most a runner before it: three words or fewer, no flags.
+fn names_a_bare_task(text: &str) -> bool {
+    text.split('`').nth(1).is_some_and(|command| {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        words.len() <= 3 && !words.iter().any(|w| w.starts_with('-'))
+    })
 }
 
 /// Requests made in two or more of these sessions, in their shortest wording.
@@ -325,9 +343,12 @@ fn retire_commands(
         let rerun = (fix_only && e.text.contains("it worked after running"))
             .then(|| spans.first())
             .flatten();
+        // `--preset dev-asan-ubsan` names the new value, though `asan` is in it.
         let names = |c: &str, r: &Retirement| {
-            r.by.old.as_deref().is_some_and(|old| names_old(c, old))
-                || r.by.new.as_deref().is_some_and(|new| other_version(c, new))
+            let new = r.by.new.as_deref();
+            !new.is_some_and(|n| mentions(c, n))
+                && (r.by.old.as_deref().is_some_and(|old| names_old(c, old))
+                    || new.is_some_and(|n| other_version(c, n)))
         };
         !retirements
             .iter()
@@ -639,6 +660,18 @@ mod tests {
             HERE_ONLY.is_match("use @onready vars — that's how this codebase does it, everywhere")
         );
         assert!(!GLOBAL_RULE.is_match("that goes for the whole crate, not just this fn"));
+    }
+
+    #[test]
+    fn bare_project_tasks_are_knowledge_from_one_session() {
+        assert!(names_a_bare_task("`make sqlgen` works in tidewater"));
+        assert!(names_a_bare_task(
+            "`./gradlew openApiGenerate` works in railyard"
+        ));
+        assert!(!names_a_bare_task(
+            "`poetry run airflow dags backfill gauge_ingest -s 2026-10-01 -y` works in tidewater"
+        ));
+        assert!(!names_a_bare_task("`herb export --dwc` works in herbarium"));
     }
 
     #[test]

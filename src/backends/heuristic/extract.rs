@@ -167,6 +167,7 @@ impl Digest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backends::heuristic::rawparse::MAX_BULLET_CHARS;
     use crate::modelinput::SessionRef;
     use crate::sources::{Event, Message, Phase, ReadStats, Role, SessionInfo, ToolCall};
     use std::path::PathBuf;
@@ -338,6 +339,39 @@ mod tests {
         assert_eq!(
             section(&out.raw_memory, "Reusable knowledge:"),
             vec!["- `pnpm test` works in shop (tests)"]
+        );
+    }
+
+    #[test]
+    fn a_long_error_gives_way_to_the_fix() {
+        let check =
+            "ansible-playbook -i inventories/prod/hosts.yml playbooks/firewall.yml --check --diff";
+        let long_error = format!(
+            "ERROR! couldn't resolve module/action 'community.general.ufw'. {}",
+            "This often indicates a misspelling, missing collection, or incorrect module path. "
+                .repeat(3)
+        );
+        let out = run(vec![
+            user("add the firewall playbook"),
+            shell(check, 4, &long_error),
+            shell(
+                "ansible-galaxy collection install -r collections/requirements.yml",
+                0,
+                "installed",
+            ),
+            shell(check, 0, "PLAY RECAP"),
+            assistant("The check run is clean."),
+        ]);
+        let failures = section(&out.raw_memory, "Failures and how to do differently:");
+        assert_eq!(failures.len(), 1, "{failures:?}");
+        let bullet = failures[0].trim_start_matches("- ");
+        assert!(bullet.chars().count() <= MAX_BULLET_CHARS, "{bullet}");
+        assert!(
+            failures[0].ends_with(
+                "it worked after running `ansible-galaxy collection install -r collections/requirements.yml` first"
+            ),
+            "{}",
+            failures[0]
         );
     }
 

@@ -8,7 +8,7 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 /// Longest bullet kept, in characters.
-const MAX_BULLET_CHARS: usize = 300;
+pub(crate) const MAX_BULLET_CHARS: usize = 300;
 
 /// What a raw memory says, as far as consolidation needs it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

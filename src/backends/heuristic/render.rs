@@ -4,6 +4,7 @@
 use super::commands::WorkedCommand;
 use super::extract::Digest;
 use super::facts::Outcome;
+use super::rawparse::MAX_BULLET_CHARS;
 use super::tally::count;
 use crate::sources::Tool;
 use crate::util::text::one_line;
@@ -201,15 +202,19 @@ fn failures(d: &Digest) -> Vec<String> {
                 Some(code) => format!("exit {code}"),
                 None => "error".to_string(),
             };
+            // The error gives way, so that reading the bullet back never
+            // cuts off the command that fixed it.
+            let frame = f.failed.chars().count() + f.fixed.chars().count() + status.len() + 56;
+            let error = one_line(&f.error, MAX_BULLET_CHARS.saturating_sub(frame).max(40));
             if f.prerequisite {
                 format!(
-                    "`{}` failed ({status}: {}); it worked after running `{}` first",
-                    f.failed, f.error, f.fixed
+                    "`{}` failed ({status}: {error}); it worked after running `{}` first",
+                    f.failed, f.fixed
                 )
             } else {
                 format!(
-                    "`{}` failed ({status}: {}); `{}` worked instead",
-                    f.failed, f.error, f.fixed
+                    "`{}` failed ({status}: {error}); `{}` worked instead",
+                    f.failed, f.fixed
                 )
             }
         })

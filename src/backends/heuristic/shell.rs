@@ -315,7 +315,7 @@ pub(super) fn first_operand(words: &[String]) -> Option<String> {
 fn purpose_from_name(name: &str) -> Option<Purpose> {
     let n = name.to_ascii_lowercase();
     let has = |k: &str| n.contains(k);
-    if has("test") || has("spec") || has("e2e") {
+    if has("test") || has("spec") || has("e2e") || has("smoke") {
         Some(Purpose::Tests)
     } else if has("lint") || has("clippy") || has("vet") {
         Some(Purpose::Lint)
@@ -339,13 +339,28 @@ fn purpose_from_name(name: &str) -> Option<Purpose> {
 
 /// What a direct tool invocation does (`vitest`, `eslint`, `tsc`).
 fn purpose_of_tool(program: &str) -> Option<Purpose> {
+    // A versioned binary is the tool: `clang-format-17`, `gcc-13`.
+    let program = match program.trim_end_matches(|c: char| c.is_ascii_digit()) {
+        versioned if versioned.len() < program.len() && versioned.ends_with('-') => {
+            &versioned[..versioned.len() - 1]
+        }
+        _ => program,
+    };
     Some(match program {
-        "pytest" | "vitest" | "jest" | "mocha" | "rspec" | "phpunit" | "playwright" | "tox"
-        | "nox" | "ctest" => Purpose::Tests,
-        "eslint" | "ruff" | "flake8" | "pylint" | "golangci-lint" | "shellcheck" | "biome"
-        | "clippy-driver" | "rubocop" | "credo" | "stylelint" => Purpose::Lint,
-        "prettier" | "black" | "rustfmt" | "isort" | "gofmt" | "goimports" => Purpose::Format,
-        "tsc" | "mypy" | "pyright" | "vue-tsc" => Purpose::Typecheck,
+        "pytest" | "vitest" | "jest" | "mocha" | "rspec" | "phpunit" | "pest" | "playwright"
+        | "cypress" | "tox" | "nox" | "ctest" | "bats" | "busted" | "gotestsum" | "behave"
+        | "ava" | "karma" => Purpose::Tests,
+        "eslint" | "ruff" | "flake8" | "pylint" | "golangci-lint" | "staticcheck" | "revive"
+        | "shellcheck" | "biome" | "oxlint" | "clippy-driver" | "rubocop" | "standardrb"
+        | "erb_lint" | "erblint" | "credo" | "stylelint" | "hadolint" | "yamllint"
+        | "markdownlint" | "markdownlint-cli2" | "ansible-lint" | "tflint" | "actionlint"
+        | "swiftlint" | "ktlint" | "detekt" | "phpcs" | "clang-tidy" | "cppcheck" | "sqlfluff"
+        | "bandit" | "vale" => Purpose::Lint,
+        "prettier" | "black" | "rustfmt" | "isort" | "gofmt" | "goimports" | "gofumpt"
+        | "clang-format" | "shfmt" | "stylua" | "dprint" | "taplo" | "php-cs-fixer"
+        | "swiftformat" | "ktfmt" | "yapf" | "autopep8" | "cmake-format" => Purpose::Format,
+        "tsc" | "mypy" | "pyright" | "basedpyright" | "vue-tsc" | "phpstan" | "psalm" | "flow"
+        | "pyre" | "pytype" => Purpose::Typecheck,
         _ => return None,
     })
 }
@@ -436,10 +451,12 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
         }
         "uv" | "poetry" | "pipenv" | "hatch" | "pdm" => match sub.as_str() {
             // `poetry run pytest`, or a script: `hatch run test:unit`.
+            // …or the project's own command line (`uv run herb export`).
             "run" => {
                 let after = after_sub();
                 classify(&after)
                     .or_else(|| first_operand(&after).and_then(|s| purpose_from_name(&s)))
+                    .or_else(|| (!after.is_empty()).then_some(Purpose::Task))
             }
             "sync" | "install" => Some(Purpose::Install),
             "pip" => Some(Purpose::Install),
@@ -475,15 +492,18 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
             "credo" | "dialyzer" => Some(Purpose::Lint),
             "phx.server" => Some(Purpose::Run),
             "deps.get" => Some(Purpose::Install),
-            s if s.starts_with("ecto.") => Some(Purpose::Task),
-            _ => None,
+            // The project's own tasks (`mix tide.fixtures`).
+            "" => None,
+            s => Some(purpose_from_name(s).unwrap_or(Purpose::Task)),
         },
         "gradle" => Some(match sub.as_str() {
             "test" => Purpose::Tests,
             "build" | "assemble" => Purpose::Build,
             "check" => Purpose::Check,
             "run" | "bootrun" => Purpose::Run,
-            s => purpose_from_name(s)?,
+            "" => return None,
+            // The build's own tasks (`:sim:smoke`, `openApiGenerate`).
+            s => purpose_from_name(s).unwrap_or(Purpose::Task),
         }),
         "mvn" => by_sub(&[
             ("test", Purpose::Tests),
@@ -514,10 +534,29 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
                 _ => None,
             }
         }
+        // `cmake --build …` builds; `cmake --preset dev` or `cmake -S . -B
+        // build` configures, the first step of every build.
         "cmake" => rest
             .iter()
-            .any(|w| w == "--build")
+            .any(|w| {
+                ["--build", "--preset", "-S", "-B"].contains(&w.as_str())
+                    || w.starts_with("--preset=")
+            })
             .then_some(Purpose::Build),
+        "ansible-playbook" => Some(if rest.iter().any(|w| w == "--check" || w == "-C") {
+            Purpose::Check
+        } else {
+            Purpose::Task
+        }),
+        "molecule" => by_sub(&[("test", Purpose::Tests), ("verify", Purpose::Tests)]),
+        "terraform" | "tofu" | "terragrunt" => by_sub(&[
+            ("validate", Purpose::Check),
+            ("plan", Purpose::Check),
+            ("fmt", Purpose::Format),
+            ("test", Purpose::Tests),
+            ("init", Purpose::Install),
+        ]),
+        "helm" => by_sub(&[("lint", Purpose::Lint), ("template", Purpose::Check)]),
         other => purpose_of_tool(other),
     }
 }
@@ -548,6 +587,9 @@ pub(super) fn narrows_tests(command: &str) -> bool {
         "-g",
         "--testNamePattern",
         "--test-name-pattern",
+        "--testPathPattern",
+        "-R",
+        "--tests-regex",
     ];
     command
         .split_whitespace()
@@ -624,6 +666,24 @@ mod tests {
         assert_eq!(classify(&words("docker compose up -d")), Some(Purpose::Run));
         assert_eq!(classify(&words("npm view react")), None);
         assert_eq!(classify(&words("git status")), None);
+        for (command, purpose) in [
+            ("bundle exec standardrb", Purpose::Lint),
+            ("cmake --preset dev-clang", Purpose::Build),
+            (
+                "ansible-playbook -i hosts.yml site.yml --check",
+                Purpose::Check,
+            ),
+            ("ansible-playbook -i hosts.yml site.yml", Purpose::Task),
+            ("terraform validate", Purpose::Check),
+            ("./gradlew :sim:smoke", Purpose::Tests),
+            ("./gradlew openApiGenerate", Purpose::Task),
+            ("mix tide.fixtures", Purpose::Task),
+            ("uv run herb export --dwc", Purpose::Task),
+            ("clang-format-17 --dry-run", Purpose::Format),
+        ] {
+            assert_eq!(classify(&words(command)), Some(purpose), "{command}");
+        }
+        assert!(narrows_tests("ctest --test-dir build -R antimeridian"));
         assert_eq!(
             classify(&words("mise exec -- go test ./x")),
             Some(Purpose::Tests)

@@ -50,7 +50,7 @@ const COMMAND: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/-]*(?:\s+[a-z][\w.:+@/-]*){0,
 /// "no longer use Y", "dropped Y", "we moved off Y": (old).
 static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:no longer (?:use|run|need)|stopped using|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from))\s+(?:the |our |that )?{TOOL}|\b(?:we'?re|we are|i'?m|i am) (?:off|done with)\s+(`[^`]+`|[A-Za-z0-9]\w*[.\-/][\w.\-/]*)|\bnot\s+(`[^`]+`)\s+any ?more\b"
+        r"(?i)\b(?:no longer (?:use|run|need|runs on|listens on|lives (?:in|at|under)|uses)|stopped using|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from))\s+(?:the |our |that )?{TOOL}|\b(?:we'?re|we are|i'?m|i am) (?:off|done with)\s+(`[^`]+`|[A-Za-z0-9]\w*[.\-/][\w.\-/]*)|\bnot\s+(`[^`]+`)\s+any ?more\b"
     ))
     .expect("valid regex")
 });
@@ -58,7 +58,7 @@ static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
 /// "churn-py310 is deleted", "svc-ansible is deprecated for us": (old).
 static OLD_GONE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i){TOOL}\s+(?:is|are|was|were|got|has been)\s+(?:deleted|gone|removed|deprecated|retired|dead|dropped|history)\b"
+        r"(?i){TOOL}\s+(?:is|are|was|were|got|has been)\s+(?:deleted|gone|removed|deprecated|retired|dead|dropped|history)\b|{TOOL}\s+(?:goes|is going|will go) away\b|{TOOL}(?:\s+(?:preset|target|script|task|job|command|env|environment|profile|service|flag|option|image|branch|alias|recipe|stage|container|database|db|variable|file|folder|directory))?\s+(?:no longer exists|(?:does not|doesn'?t) exist any ?more|is no more|is not a thing any ?more)"
     ))
     .expect("valid regex")
 });
@@ -71,7 +71,7 @@ static NOW_IS: LazyLock<Regex> = LazyLock::new(|| {
 /// "we moved to C++20", "switched to uv": (new).
 static NEW_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:moved|switched|migrated|upgraded|bumped|changed|went|are|we're) (?:over |up )?to\s+({TOOL}(?:\s+v?\d[\w.]*)?)"
+        r"(?i)\b(?:moved|switched|migrated|upgraded|bumped|changed|went|are|we're) (?:it |them |over |up )?to\s+({TOOL}(?:\s+v?\d[\w.]*)?)"
     ))
     .expect("valid regex")
 });
@@ -182,13 +182,30 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
     }
     let old = OLD_ONLY
         .captures(statement)
+        .filter(|c| !upstream_change(statement, c.get(0).map_or(0, |m| m.start())))
         .and_then(|c| tool(c.get(1).or(c.get(2)).or(c.get(3))))
-        .or_else(|| OLD_GONE.captures(statement).and_then(|c| tool(c.get(1))));
+        .or_else(|| {
+            OLD_GONE
+                .captures(statement)
+                .and_then(|c| tool(c.get(1).or(c.get(2)).or(c.get(3))))
+        });
     let new = NEW_ONLY
         .captures(statement)
         .and_then(|c| tool(c.get(1)))
         .or_else(|| NOW_IS.captures(statement).and_then(|c| tool(c.get(1))));
     (old.is_some() || new.is_some()).then_some(Replacement { new, old })
+}
+
+/// Whether the verb at `at` tells what a release did, not what the user
+/// did: "2.17 dropped python 3.7 targets", "v8 dropped support for …".
+fn upstream_change(statement: &str, at: usize) -> bool {
+    let subject = statement[..at].split_whitespace().next_back().unwrap_or("");
+    let subject = subject.trim_start_matches(['v', 'V']);
+    subject.starts_with(|c: char| c.is_ascii_digit())
+        || statement[at..]
+            .split_whitespace()
+            .nth(1)
+            .is_some_and(|w| w.eq_ignore_ascii_case("support"))
 }
 
 /// Whether `text` still states a value `r` retired: it names the old value
@@ -378,6 +395,18 @@ mod tests {
             rep(Some("make local-run DATE="), "bin/run-local.sh")
         );
         assert_eq!(replacement("netlify is history"), rep(None, "netlify"));
+        assert_eq!(
+            replacement("we're switching the test db to testcontainers from now on, H2 goes away completely.")
+                .and_then(|r| r.old)
+                .as_deref(),
+            Some("H2")
+        );
+        assert_eq!(
+            replacement("we pin 2.16 in requirements.txt, 2.17 dropped python 3.7 targets"),
+            None,
+            "a release dropped it, not the user"
+        );
+        assert_eq!(replacement("pagy 8 dropped support for ruby 3.0"), None);
         assert_eq!(replacement("it's not working anymore"), None);
         assert_eq!(replacement("we're done with review for today"), None);
         assert_eq!(
@@ -410,6 +439,14 @@ mod tests {
             "the retired value, not the preposition after it"
         );
         assert_eq!(replacement("use the helper instead of it"), None);
+        assert_eq!(
+            replacement("The `asan` preset no longer exists; it is `dev-asan-ubsan` now."),
+            rep(Some("dev-asan-ubsan"), "asan")
+        );
+        assert_eq!(
+            replacement("the mock server no longer runs on 8085 - I moved it to 9091"),
+            rep(Some("9091"), "8085")
+        );
     }
 
     #[test]
