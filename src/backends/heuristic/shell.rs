@@ -98,6 +98,8 @@ pub(crate) enum Purpose {
     Check,
     /// Starts or runs the program.
     Run,
+    /// Starts the services the program needs (a database, a queue).
+    Services,
     /// Installs dependencies.
     Install,
     /// A project task whose purpose the name does not tell.
@@ -115,6 +117,7 @@ impl Purpose {
             Purpose::Typecheck => Some("type check"),
             Purpose::Check => Some("checks"),
             Purpose::Run => Some("runs the app"),
+            Purpose::Services => Some("starts services"),
             Purpose::Install => Some("installs dependencies"),
             Purpose::Task => None,
         }
@@ -337,6 +340,56 @@ fn purpose_from_name(name: &str) -> Option<Purpose> {
     }
 }
 
+/// Whether `up …` names only services an app depends on (`up -d pg16`,
+/// `up redis minio`), not the app itself.
+fn starts_backing_services(compose: &[String]) -> bool {
+    const BACKING: &[&str] = &[
+        "pg",
+        "postgres",
+        "postgresql",
+        "db",
+        "database",
+        "redis",
+        "valkey",
+        "mysql",
+        "mariadb",
+        "mongo",
+        "mongodb",
+        "kafka",
+        "zookeeper",
+        "minio",
+        "localstack",
+        "rabbitmq",
+        "elasticsearch",
+        "opensearch",
+        "memcached",
+        "nats",
+        "mailhog",
+        "mailpit",
+        "keycloak",
+        "clickhouse",
+        "cassandra",
+        "dynamodb",
+        "azurite",
+        "temporal",
+    ];
+    let services: Vec<String> = compose
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('-'))
+        .map(|w| {
+            w.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-')
+                .to_ascii_lowercase()
+        })
+        .collect();
+    !services.is_empty()
+        && services.iter().all(|s| {
+            BACKING.contains(&s.as_str())
+                || s.ends_with("db")
+                || BACKING.iter().any(|b| s.ends_with(&format!("-{b}")))
+        })
+}
+
 /// What a direct tool invocation does (`vitest`, `eslint`, `tsc`).
 fn purpose_of_tool(program: &str) -> Option<Purpose> {
     // A versioned binary is the tool: `clang-format-17`, `gcc-13`.
@@ -529,6 +582,7 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
                 return None;
             };
             match first_operand(&inner).as_deref() {
+                Some("up") if starts_backing_services(&inner) => Some(Purpose::Services),
                 Some("up" | "run") => Some(Purpose::Run),
                 Some("build") => Some(Purpose::Build),
                 _ => None,
@@ -664,6 +718,14 @@ mod tests {
             Some(Purpose::Typecheck)
         );
         assert_eq!(classify(&words("docker compose up -d")), Some(Purpose::Run));
+        assert_eq!(
+            classify(&words("docker compose up -d pg16 redis")),
+            Some(Purpose::Services)
+        );
+        assert_eq!(
+            classify(&words("docker compose up web")),
+            Some(Purpose::Run)
+        );
         assert_eq!(classify(&words("npm view react")), None);
         assert_eq!(classify(&words("git status")), None);
         for (command, purpose) in [
