@@ -574,6 +574,7 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
             ("lint", Purpose::Lint),
             ("check", Purpose::Check),
             ("task", Purpose::Task),
+            ("restore", Purpose::Install),
         ]),
         "docker" => {
             let inner = if sub == "compose" {
@@ -611,6 +612,17 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
             ("init", Purpose::Install),
         ]),
         "helm" => by_sub(&[("lint", Purpose::Lint), ("template", Purpose::Check)]),
+        "nix" => match sub.as_str() {
+            "fmt" => Some(Purpose::Format),
+            "build" => Some(Purpose::Build),
+            "flake" => {
+                (first_operand(&after_sub()).as_deref() == Some("check")).then_some(Purpose::Check)
+            }
+            _ => None,
+        },
+        "nixos-rebuild" | "darwin-rebuild" | "home-manager" => {
+            by_sub(&[("build", Purpose::Build), ("dry-build", Purpose::Build)])
+        }
         other => purpose_of_tool(other),
     }
 }
@@ -742,6 +754,9 @@ mod tests {
             ("mix tide.fixtures", Purpose::Task),
             ("uv run herb export --dwc", Purpose::Task),
             ("clang-format-17 --dry-run", Purpose::Format),
+            ("nix fmt", Purpose::Format),
+            ("nix flake check", Purpose::Check),
+            ("nixos-rebuild build --flake .#kestrel", Purpose::Build),
         ] {
             assert_eq!(classify(&words(command)), Some(purpose), "{command}");
         }
