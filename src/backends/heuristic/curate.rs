@@ -313,12 +313,21 @@ fn retire(
 ) {
     entries.retain(|e| {
         // A statement retiring the same value says the same thing.
-        let own = replacement(&e.text).and_then(|r| r.old.map(|o| o.to_lowercase()));
+        let mine = replacement(&e.text);
+        let own = mine
+            .as_ref()
+            .and_then(|r| r.old.as_ref().map(|o| o.to_lowercase()));
+        let same_old =
+            |r: &Retirement| own.is_some() && own == r.by.old.as_ref().map(|o| o.to_lowercase());
+        // "flyway is deprecated for us" beside "we dropped flyway, migrations
+        // are Atlas now": the one that names the new value says it all.
+        let said_better = |r: &Retirement| {
+            mine.as_ref().is_some_and(|m| m.new.is_none()) && r.by.new.is_some() && same_old(r)
+        };
         !retirements.iter().any(|r| {
             r.statement != e.text
                 && newest(e) <= r.at
-                && states_retired(&e.text, &r.by)
-                && !(own.is_some() && own == r.by.old.as_ref().map(|o| o.to_lowercase()))
+                && ((states_retired(&e.text, &r.by) && !same_old(r)) || said_better(r))
         })
     });
 }

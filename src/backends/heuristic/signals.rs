@@ -663,6 +663,20 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
         };
         // "dont use any. unknown + narrowing, always": the rule says what
         // the bare prohibition before it is about.
+        // "ansible_user is ops-bot now. svc-ansible is deprecated for us":
+        // the old value goes with the new one said just before it.
+        let new_only = |t: &str| replacement(t).is_some_and(|r| r.new.is_some() && r.old.is_none());
+        let old_only = |t: &str| replacement(t).is_some_and(|r| r.new.is_none() && r.old.is_some());
+        if let Some(last) = out.last_mut()
+            && last_rule == Some(n.wrapping_sub(1))
+            && !s.opening
+            && new_only(&last.statement)
+            && old_only(&statement)
+        {
+            last.extend(" ", &statement);
+            last_rule = Some(n);
+            continue;
+        }
         let statement = match n.checked_sub(1) {
             Some(before)
                 if !s.opening
@@ -2080,6 +2094,18 @@ mod tests {
             kept,
             ["note that in all my repositories commit messages follow Conventional Commits."],
             "a global rule said while declining an idea"
+        );
+    }
+
+    #[test]
+    fn a_new_value_and_the_old_one_said_after_it_stay_together() {
+        assert_eq!(
+            statements(&[
+                "update: we renamed the automation account, ansible_user is ops-bot now everywhere. svc-ansible is deprecated for us, fix group_vars"
+            ]),
+            [
+                "update: we renamed the automation account, ansible_user is ops-bot now everywhere. svc-ansible is deprecated for us, fix group_vars"
+            ]
         );
     }
 
