@@ -304,6 +304,16 @@ static STATUS_NOW: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// "never touch either by hand": a rule about things named before it.
+static NAMED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:(?:and|so|but|please|pls|also)\s+)?(?:never|don'?t|dont|do not|always)\s+(?:\w+\s+){0,2}?(?:either|both|them|those|these)\b")
+        .expect("valid regex")
+});
+
+/// Pronouns that stand for things named elsewhere.
+static PRONOUN_OBJECT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(?:them|those|these|either|both)\b").expect("valid regex"));
+
 /// "dont use any.": a prohibition too short to name what it is about.
 static BARE_PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:dont|don'?t|do not|never)(?: use| do| add| write)? [\w.()`-]+[.!]*$")
@@ -616,7 +626,10 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
         if let Some(last) = out.last_mut()
             && retiring == Some(n.wrapping_sub(1))
             && !s.opening
-            && (s.text.contains('`') || s.text.trim_start().to_lowercase().starts_with("now "))
+            && (s.text.contains('`')
+                || s.text.trim_start().to_lowercase().starts_with("now ")
+                || s.text.contains(" now")
+                || replacement(&s.text).is_some_and(|r| r.new.is_some()))
             && standing_rule(s).is_none()
             && !poison::is_dangerous(&s.text)
         {
@@ -649,16 +662,26 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
         };
         // "the subject needs the jira key in front. that's how every commit
         // should look": the sentence before says how.
+        // "state is in acme-tfstate (lock table tf-locks). never touch
+        // either by hand": the sentence before names what "either" is.
+        let points_back = POINTS_BACK.is_match(&statement) || NAMED_BEFORE.is_match(&statement);
+        // "what is the difference between …? I always mix them up": what
+        // "them" is lives in a question, which is no memory.
+        if !s.opening
+            && PRONOUN_OBJECT.is_match(&statement)
+            && n.checked_sub(1)
+                .is_some_and(|b| sentences[b].text.trim_end().ends_with('?'))
+        {
+            continue;
+        }
         let statement = match n.checked_sub(1) {
             Some(before)
-                if !s.opening
-                    && POINTS_BACK.is_match(&statement)
-                    && !poison::is_dangerous(&sentences[before].text) =>
+                if !s.opening && points_back && !poison::is_dangerous(&sentences[before].text) =>
             {
                 let before = sentences[before].text.trim().trim_end_matches(['.', '!']);
                 format!("{before} — {statement}")
             }
-            Some(_) if POINTS_BACK.is_match(&statement) && !s.opening => continue,
+            Some(_) if points_back && !s.opening => continue,
             _ => statement,
         };
         // "dont use any. unknown + narrowing, always": the rule says what
@@ -2110,8 +2133,37 @@ mod tests {
     }
 
     #[test]
+    fn what_a_rule_points_back_at_and_what_replaces_a_retired_feature() {
+        assert_eq!(
+            statements(&[
+                "yep state is in acme-tfstate-euc1 (lock table tf-locks). never touch either by hand. now run the scan"
+            ]),
+            [
+                "yep state is in acme-tfstate-euc1 (lock table tf-locks) — never touch either by hand."
+            ]
+        );
+        assert_eq!(
+            statements(&[
+                "new rule: no more redux toolkit for new state. we're migrating to zustand, new stores go in src/stores/. start with the filters"
+            ]),
+            [
+                "new rule: no more redux toolkit for new state. we're migrating to zustand, new stores go in src/stores/."
+            ]
+        );
+        assert_eq!(
+            statements(&[
+                "heads up, we stopped using terraform workspaces. every env is its own directory now: envs/staging, envs/prod. run the scan there"
+            ]),
+            [
+                "heads up, we stopped using terraform workspaces. every env is its own directory now: envs/staging, envs/prod."
+            ]
+        );
+    }
+
+    #[test]
     fn status_remarks_and_recurring_failures_are_no_rules() {
         for remark in [
+            "what is the difference between select_related and prefetch_related again? I always mix them up.",
             "tests are green now, pushing later",
             "right, that happens every time the builds dir gets cleaned.",
             "the reminder emails aren't going out locally.",

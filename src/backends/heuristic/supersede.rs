@@ -50,7 +50,7 @@ const COMMAND: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/-]*(?:\s+[a-z][\w.:+@/-]*){0,
 /// "no longer use Y", "dropped Y", "we moved off Y": (old).
 static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:no longer (?:use|run|need|runs on|listens on|lives (?:in|at|under)|uses)|stopped using|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from))\s+(?:the |our |that )?{TOOL}|\b(?:we'?re|we are|i'?m|i am) (?:off|done with)\s+(`[^`]+`|[A-Za-z0-9]\w*[.\-/][\w.\-/]*)|\bnot\s+(`[^`]+`)\s+any ?more\b"
+        r"(?i)\b(?:no longer (?:use|run|need|runs on|listens on|lives (?:in|at|under)|uses)|stopped using|no more|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from))\s+(?:the |our |that )?({TOOL}(?:\s+[a-z][a-z-]{{2,}}s\b)?)|\b(?:we'?re|we are|i'?m|i am) (?:off|done with)\s+(`[^`]+`|[A-Za-z0-9]\w*[.\-/][\w.\-/]*)|\bnot\s+(`[^`]+`)\s+any ?more\b"
     ))
     .expect("valid regex")
 });
@@ -71,7 +71,7 @@ static NOW_IS: LazyLock<Regex> = LazyLock::new(|| {
 /// "we moved to C++20", "switched to uv": (new).
 static NEW_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:moved|switched|migrated|upgraded|bumped|changed|went|are|we're) (?:it |them |over |up )?to\s+({TOOL}(?:\s+v?\d[\w.]*)?)"
+        r"(?i)\b(?:moved|moving|switched|switching|migrated|migrating|upgraded|bumped|changed|went|are|we're) (?:it |them |over |up )?to\s+({TOOL}(?:\s+v?\d[\w.]*)?)"
     ))
     .expect("valid regex")
 });
@@ -104,6 +104,11 @@ const PLAIN_WORDS: &[&str] = &[
     "yesterday",
     "today",
     "since",
+];
+
+/// Words a tool's name never starts with ("retired for deliverables").
+const PREPOSITIONS: &[&str] = &[
+    "for", "in", "on", "at", "to", "from", "with", "by", "of", "as", "about", "into",
 ];
 
 /// Words that are no tool in these shapes.
@@ -144,7 +149,9 @@ pub(crate) struct Replacement {
 /// The replacement a statement makes, if it makes one.
 pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
     let tool = |m: Option<regex::Match<'_>>| -> Option<String> {
-        let t = m?.as_str().trim_matches('`').trim();
+        let m = m?;
+        let quoted = m.as_str().starts_with('`');
+        let t = m.as_str().trim_matches('`').trim();
         let mut words: Vec<&str> = t.split_whitespace().collect();
         while words.len() > 1
             && words.last().is_some_and(|w| {
@@ -154,10 +161,14 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
         {
             words.pop();
         }
+        // "retired for deliverables" names no tool; `just test` does.
+        let first = words.first()?.to_ascii_lowercase();
         let t = words.join(" ");
         let t = t.trim_end_matches(['.', ',', ')']);
         let lower = t.to_ascii_lowercase();
-        (!t.is_empty() && !NOT_TOOLS.contains(&lower.as_str()) && !is_stop_word(&lower))
+        let no_tool = |w: &str| NOT_TOOLS.contains(&w) || is_stop_word(w);
+        let leads_nothing = |w: &str| NOT_TOOLS.contains(&w) || PREPOSITIONS.contains(&w);
+        (!t.is_empty() && !no_tool(&lower) && (quoted || !leads_nothing(&first)))
             .then(|| t.to_string())
     };
     if let Some(c) = FROM_OLD_TO_NEW
@@ -183,7 +194,7 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
     let old = OLD_ONLY
         .captures(statement)
         .filter(|c| !upstream_change(statement, c.get(0).map_or(0, |m| m.start())))
-        .and_then(|c| tool(c.get(1).or(c.get(2)).or(c.get(3))))
+        .and_then(|c| tool(c.get(1).or(c.get(3)).or(c.get(4))))
         .or_else(|| {
             OLD_GONE
                 .captures(statement)
@@ -395,6 +406,16 @@ mod tests {
             rep(Some("make local-run DATE="), "bin/run-local.sh")
         );
         assert_eq!(replacement("netlify is history"), rep(None, "netlify"));
+        assert_eq!(
+            replacement("new rule: no more redux toolkit for new state."),
+            rep(None, "redux")
+        );
+        assert_eq!(replacement("no more than three retries"), None);
+        assert_eq!(
+            replacement("heads up, we stopped using terraform workspaces."),
+            rep(None, "terraform workspaces"),
+            "the feature, not the tool"
+        );
         assert_eq!(
             replacement("we're switching the test db to testcontainers from now on, H2 goes away completely.")
                 .and_then(|r| r.old)
