@@ -99,10 +99,13 @@ impl Preference {
     /// Adds a sentence that belongs to this rule, after `separator`, within
     /// the statement's length.
     fn extend(&mut self, separator: &str, more: &str) {
-        self.statement = clip(
-            &format!("{}{separator}{more}", self.statement),
-            MAX_STATEMENT,
-        );
+        // "… goes to the log — thats for all handlers", not "log. — thats".
+        let before = if separator.trim().is_empty() {
+            self.statement.as_str()
+        } else {
+            self.statement.trim_end_matches(['.', '!'])
+        };
+        self.statement = clip(&format!("{before}{separator}{more}"), MAX_STATEMENT);
     }
 
     /// What the preference means as a default for future work in `project`.
@@ -220,7 +223,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:that'?s|this is) how (?:the whole|our|this|the) (?:repo|repository|codebase|project|team|app|crate|package) (?:does|do|writes|handles|builds|tests)\b|^(?:everything|anything|every \w+|all \w+)[\w\s-]{0,30}\b(?:has to|have to|must|needs? to) be\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b[a-z]+s\s+are\s+(?:written|done|run|built|managed|handled|styled|formatted|declared|validated|kept|stored|named|tested)\s+(?:with|in|by|using|through|via)\b|\bnot now,? not ever\b|\bnot ever\b|\b(?:got|was|were|has been|have been) replaced (?:by|with)\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^(?:linting|formatting|testing|type-?checking|deploying|packaging) (?:here|in this (?:repo|project)) is (?:done (?:with|by|through) )?(?:`[^`]+`|[\w.+/-]+)|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bit'?s (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/+]\w[\w.\-/+]*) now\b|\b(?:we'?re|we are) off (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/]\w[\w.\-/]*)|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a|a|friendly) reminder\b|^reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:that'?s|this is) how (?:the whole|our|this|the) (?:repo|repository|codebase|project|team|app|crate|package) (?:does|do|writes|handles|builds|tests)\b|^(?:everything|anything|every \w+|all \w+)[\w\s-]{0,30}\b(?:has to|have to|must|needs? to) be\b|^(?:everything|anything|every \w+|all \w+)\b[\w\s-]{0,40}\b(?:goes|go|must go|has to go|should go) through\b|\b(?:every|each) (?:resource|file|module|service|endpoint|handler|component|test|function|model|table|migration|commit|pr|page|route|dag|job|stack|env|lambda|bucket|class|script)s? (?:needs?|requires?|must|should|has to|gets?)\b|\bfor everything\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b[a-z]+s\s+are\s+(?:written|done|run|built|managed|handled|styled|formatted|declared|validated|kept|stored|named|tested)\s+(?:with|in|by|using|through|via)\b|\bnot now,? not ever\b|\bnot ever\b|\b(?:got|was|were|has been|have been) replaced (?:by|with)\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^(?:linting|formatting|testing|type-?checking|deploying|packaging) (?:here|in this (?:repo|project)) is (?:done (?:with|by|through) )?(?:`[^`]+`|[\w.+/-]+)|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bit'?s (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/+]\w[\w.\-/+]*) now\b|\b(?:we'?re|we are) off (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/]\w[\w.\-/]*)|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a|a|friendly) reminder\b|^reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -287,7 +290,7 @@ static EVERY_THING: LazyLock<Regex> = LazyLock::new(|| {
 /// A sentence that only says where the rule before it holds: "not here,
 /// not in any of my repos", "same in all my projects", "everywhere".
 static SCOPE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:and\s+)?not here,?\s+)?(?:and\s+)?(?:not )?(?:in|for|across) (?:any|all|every)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)[.!]*$|^(?:same|likewise) (?:in|for|across) (?:all|every) (?:my |our )?(?:repos?|projects?)[.!]*$|^everywhere[.!]*$|^(?:not )?ever[.!]*$|^(?:period|full stop|no exceptions)[.!]*$|^anywhere in this (?:repo|repository|project|codebase)[.!]*$|^(?:that|this|it) goes for (?:the whole|all|every|any) \w+.*$")
+    Regex::new(r"(?i)^(?:(?:and\s+)?not here,?\s+)?(?:and\s+)?(?:not )?(?:in|for|across) (?:any|all|every)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)[.!]*$|^(?:same|likewise) (?:in|for|across) (?:all|every) (?:my |our )?(?:repos?|projects?)[.!]*$|^everywhere[.!]*$|^(?:not )?ever[.!]*$|^(?:period|full stop|no exceptions)[.!]*$|^anywhere in this (?:repo|repository|project|codebase)[.!]*$|^(?:that|this|it) goes for (?:the whole|all|every|any) \w+.*$|^(?:that'?s|thats|this is|it'?s) (?:for|about) (?:all|every|any) \w+(?:,? not just (?:the )?[\w.-]+)?[.!]*$")
         .expect("valid regex")
 });
 
@@ -307,6 +310,12 @@ static STATUS_NOW: LazyLock<Regex> = LazyLock::new(|| {
 /// "never touch either by hand": a rule about things named before it.
 static NAMED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:(?:and|so|but|please|pls|also)\s+)?(?:never|don'?t|dont|do not|always)\s+(?:\w+\s+){0,2}?(?:either|both|them|those|these)\b")
+        .expect("valid regex")
+});
+
+/// "just curious, not changing anything": a remark about this moment.
+static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:just|only|still|ok|okay|sure|yes|yeah|sorry|thanks|merely) \w+,")
         .expect("valid regex")
 });
 
@@ -442,7 +451,7 @@ static DECLINE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// What turns a refusal into a rule: "never suggest Redis", "we don't use it".
 static STANDING_REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:stop suggesting|never suggest|don'?t (?:ever )?suggest|from now on|never|in this (?:repo|project|codebase)|we don'?t use|we never|don'?t ever|ever|always)\b|^for the record\b|\b(?:in|for|across) (?:all|every|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b")
+    Regex::new(r"(?i)\b(?:stop suggesting|never suggest|don'?t (?:ever )?suggest|from now on|never|in this (?:repo|project|codebase)|we don'?t use|we never|don'?t ever|ever|always)\b|^for the record\b|\b(?:in|for|across) (?:all|every|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b|\banywhere\b|\bwe (?:dont|don'?t|do not) do\b")
         .expect("valid regex")
 });
 
@@ -1112,6 +1121,22 @@ fn split_sentences(line: &str) -> Vec<String> {
             if c == '.' && (ABBREVIATIONS.contains(&word.as_str()) || word.is_empty()) {
                 continue;
             }
+            // "use update! always": a Ruby bang method, not an exclamation.
+            let before_word = cur
+                .trim_end_matches(['.', '!', '?'])
+                .split_whitespace()
+                .rev()
+                .nth(1)
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            if c == '!'
+                && matches!(
+                    before_word.as_str(),
+                    "use" | "call" | "using" | "with" | "prefer" | "via"
+                )
+            {
+                continue;
+            }
             // "(whereBetween / ? placeholders)": a mark standing alone.
             if cur
                 .trim_end_matches(['.', '!', '?'])
@@ -1325,6 +1350,7 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
         .map_or(s, |at| &s[..at]);
     if let Some(c) = CHOICE.captures(choice)
         && choice.split_whitespace().count() <= 7
+        && !ASIDE.is_match(choice)
         && !(is_file_name(&c[1]) && is_file_name(&c[2]))
     {
         return Some((
@@ -1791,7 +1817,7 @@ mod tests {
         // "ever." belongs to the rule before it.
         assert_eq!(
             statements(&["please don't slap 'use client' on a whole page. ever."]),
-            ["please don't slap 'use client' on a whole page. — ever."]
+            ["please don't slap 'use client' on a whole page — ever."]
         );
         // "(it's mine …)" is about the file the question named.
         assert_eq!(
@@ -2157,6 +2183,59 @@ mod tests {
             [
                 "heads up, we stopped using terraform workspaces. every env is its own directory now: envs/staging, envs/prod."
             ]
+        );
+    }
+
+    #[test]
+    fn what_everything_goes_through_and_the_scope_said_after_it() {
+        assert_eq!(
+            statements(&[
+                "no - never return raw sql errors from handlers. everything that leaves a handler goes through apperr.Wrap(err, code). thats for all handlers, not just balance. grep for the others"
+            ]),
+            [
+                "never return raw sql errors from handlers.",
+                "everything that leaves a handler goes through apperr.Wrap(err, code) — thats for all handlers, not just balance."
+            ]
+        );
+        assert!(statements(&["ok thanks. just curious, not changing anything"]).is_empty());
+        assert_eq!(
+            statements(&[
+                "and you used update_column for paid_at - dont, it skips validations and callbacks; use update! always"
+            ]),
+            [
+                "you used update_column for paid_at - dont, it skips validations and callbacks; use update! always"
+            ]
+        );
+    }
+
+    #[test]
+    fn rules_for_every_resource_and_a_rule_said_while_declining() {
+        assert_eq!(
+            statements(&[
+                "tags: every resource needs owner + cost_center, they come from default_tags in the provider block. region is eu-central-1 for everything btw"
+            ]),
+            [
+                "tags: every resource needs owner + cost_center, they come from default_tags in the provider block.",
+                "region is eu-central-1 for everything btw"
+            ]
+        );
+        let declined = [
+            Turn {
+                text: "Add the status filter",
+                before: None,
+            },
+            Turn {
+                text: "not now. and plz named exports only, we dont do default exports anywhere in harbor-ui",
+                before: Some("Done. Want me to add storybook stories for the filters too?"),
+            },
+        ];
+        let kept: Vec<String> = preferences(&declined)
+            .into_iter()
+            .map(|p| p.statement)
+            .collect();
+        assert_eq!(
+            kept,
+            ["plz named exports only, we dont do default exports anywhere in harbor-ui"]
         );
     }
 
