@@ -9,7 +9,7 @@
 
 use super::vocabulary::{stem, synonyms};
 use crate::error::Result;
-use rusqlite::{Connection, params_from_iter};
+use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
 
 /// How many BM25 candidates are re-scored.
@@ -257,7 +257,24 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
     if groups.is_empty() {
         return Ok(Vec::new());
     }
-    let expr = match_any(groups);
+    let total: f64 = conn.query_row("SELECT count(*) FROM search_units", [], |r| r.get(0))?;
+    // Counting stops at half the units: a group past that is common.
+    let half = total as i64 / 2 + 1;
+    let dfs: Vec<f64> = groups
+        .iter()
+        .map(|g| group_count(conn, g, half))
+        .collect::<Result<_>>()?;
+    // In a large memory, a word most units hold ("project" in every
+    // project's bullets) tells none of them apart, and ranking its every
+    // match is what makes a question slow: it is left out of the search
+    // and still counts towards how much of the question a candidate answers.
+    let telling: Vec<Group> = groups
+        .iter()
+        .zip(&dfs)
+        .filter(|(_, df)| total < COMMON_FROM_UNITS || **df * 2.0 <= total)
+        .map(|(g, _)| g.clone())
+        .collect();
+    let expr = match_any(if telling.is_empty() { groups } else { &telling });
     let mut stmt = conn.prepare_cached(
         "SELECT rowid, bm25(search_fts, 1.0, 0.3),
                 snippet(search_fts, 0, '**', '**', '…', 24)
@@ -282,15 +299,14 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
             })
             .collect());
     };
-    let total: f64 = conn.query_row("SELECT count(*) FROM search_units", [], |r| r.get(0))?;
     let ids: Vec<i64> = candidates.iter().map(|c| c.0).collect();
+    hold_candidates(conn, &ids)?;
     let mut weights = Vec::new();
     let mut matched: HashMap<i64, f64> = HashMap::new();
-    for group in groups {
-        let df: f64 = group_count(conn, group)?;
+    for (group, df) in groups.iter().zip(&dfs) {
         let weight = ((total + 1.0) / (df + 1.0)).ln().max(0.1);
         weights.push(weight);
-        let hits = group_hits(conn, group, &ids)?;
+        let hits = group_hits(conn, group)?;
         // A group without synonyms is its word alone: the same hits.
         let by_word = if group.terms.len() == 1 {
             hits.clone()
@@ -299,7 +315,7 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
                 word: group.word.clone(),
                 terms: vec![group.word.clone()],
             };
-            group_hits(conn, &exact, &ids)?
+            group_hits(conn, &exact)?
         };
         for id in hits {
             // The user's own word counts more than a synonym of it.
@@ -327,33 +343,51 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
     Ok(ranked)
 }
 
-/// Which of `ids` match any term of `group`.
-fn group_hits(conn: &Connection, group: &Group, ids: &[i64]) -> Result<HashSet<i64>> {
+/// Copies the candidates' text into a connection-private full-text table
+/// with the index's tokenizer, so that which question words each one
+/// holds is asked of a few hundred rows: asking the whole index, with the
+/// candidates as a constraint, walks every match of a common word.
+fn hold_candidates(conn: &Connection, ids: &[i64]) -> Result<()> {
+    conn.execute_batch(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_candidates USING fts5(
+             body, context, tokenize = 'porter unicode61 remove_diacritics 2'
+         );
+         DELETE FROM temp.search_candidates;",
+    )?;
+    let list = serde_json::to_string(ids).expect("integers serialise");
+    conn.prepare_cached(
+        "INSERT INTO temp.search_candidates(rowid, body, context)
+         SELECT id, body, context FROM search_units
+         WHERE id IN (SELECT value FROM json_each(?1))",
+    )?
+    .execute([list])?;
+    Ok(())
+}
+
+/// Which of the held candidates match any term of `group`.
+fn group_hits(conn: &Connection, group: &Group) -> Result<HashSet<i64>> {
     let expr = match_any(std::slice::from_ref(group));
-    let marks = vec!["?"; ids.len()].join(",");
-    let sql =
-        format!("SELECT rowid FROM search_fts WHERE search_fts MATCH ?1 AND rowid IN ({marks})");
-    let mut stmt = conn.prepare(&sql)?;
-    let params = std::iter::once(rusqlite::types::Value::Text(expr))
-        .chain(ids.iter().map(|id| rusqlite::types::Value::Integer(*id)));
-    let rows = stmt.query_map(params_from_iter(params), |r| r.get::<_, i64>(0))?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT rowid FROM temp.search_candidates WHERE search_candidates MATCH ?1",
+    )?;
+    let rows = stmt.query_map([expr], |r| r.get::<_, i64>(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// How many units match any term of `group`, counted up to [`DF_CAP`]: past
-/// that a group is common and its weight is at its floor anyway, and
-/// counting every match of a common word is what costs.
-fn group_count(conn: &Connection, group: &Group) -> Result<f64> {
+/// How many units match any term of `group`, counted up to `cap`.
+fn group_count(conn: &Connection, group: &Group, cap: i64) -> Result<f64> {
     let expr = match_any(std::slice::from_ref(group));
     Ok(conn.query_row(
         "SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ?1 LIMIT ?2)",
-        rusqlite::params![expr, DF_CAP],
+        rusqlite::params![expr, cap],
         |r| r.get(0),
     )?)
 }
 
-/// See [`group_count`].
-const DF_CAP: i64 = 1000;
+/// Units from which a common word leaves the search (in a smaller memory
+/// every word is searched: there it costs nothing, and a question's words
+/// are often in most of its few units).
+const COMMON_FROM_UNITS: f64 = 2000.0;
 
 #[cfg(test)]
 mod tests {
