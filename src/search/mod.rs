@@ -199,11 +199,6 @@ pub fn search(
     for ranked in fuse(full_text, &nearest.units) {
         if let Some(mut hit) = unit_hit(conn, ranked.id)? {
             hit.score = ranked.score;
-            hit.snippet = if ranked.snippet.is_empty() {
-                query::plain_snippet(&hit.text)
-            } else {
-                ranked.snippet
-            };
             hits.push(hit);
         }
     }
@@ -239,6 +234,15 @@ pub fn search(
     }
     let mut hits = rerank(hits);
     hits.truncate(opts.limit);
+    let shown: Vec<i64> = hits.iter().filter_map(|h| h.id).collect();
+    let mut snippets = query::snippets(conn, &groups, &shown)?;
+    for hit in hits.iter_mut().filter(|h| h.source == "memory") {
+        // A hit found by its meaning alone has no matched words to show.
+        hit.snippet = hit
+            .id
+            .and_then(|id| snippets.remove(&id))
+            .unwrap_or_else(|| query::plain_snippet(&hit.text));
+    }
     Ok(hits)
 }
 
@@ -280,24 +284,14 @@ fn fuse(full_text: Vec<query::Ranked>, nearest: &[(i64, f32)]) -> Vec<query::Ran
     let mut fused: std::collections::HashMap<i64, query::Ranked> = Default::default();
     let ranks = full_text
         .into_iter()
-        .map(|r| (r.id, r.snippet))
+        .map(|r| r.id)
         .enumerate()
-        .chain(
-            nearest
-                .iter()
-                .map(|(id, _)| (*id, String::new()))
-                .enumerate(),
-        );
-    for (rank, (id, snippet)) in ranks {
-        let entry = fused.entry(id).or_insert_with(|| query::Ranked {
-            id,
-            score: 0.0,
-            snippet: String::new(),
-        });
+        .chain(nearest.iter().map(|(id, _)| *id).enumerate());
+    for (rank, id) in ranks {
+        let entry = fused
+            .entry(id)
+            .or_insert_with(|| query::Ranked { id, score: 0.0 });
         entry.score += (RRF_K + 1.0) / (RRF_K + 1.0 + rank as f64);
-        if entry.snippet.is_empty() {
-            entry.snippet = snippet;
-        }
     }
     let mut out: Vec<query::Ranked> = fused.into_values().collect();
     out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));

@@ -241,15 +241,13 @@ pub fn plain_snippet(text: &str) -> String {
     out
 }
 
-/// A ranked candidate: the unit's row id, its score and its snippet.
+/// A ranked candidate: the unit's row id and its score.
 #[derive(Debug, Clone)]
 pub struct Ranked {
     /// `search_units.id`.
     pub id: i64,
     /// Higher is better.
     pub score: f64,
-    /// The unit's text around the matched terms, matches in `**`.
-    pub snippet: String,
 }
 
 /// Ranks the units that match `groups` (best first, at most [`CANDIDATES`]).
@@ -275,32 +273,25 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
         .map(|(g, _)| g.clone())
         .collect();
     let expr = match_any(if telling.is_empty() { groups } else { &telling });
+    // Snippets are made for the hits shown (see [`snippets`]): made here,
+    // SQLite would make one for every match before sorting.
     let mut stmt = conn.prepare_cached(
-        "SELECT rowid, bm25(search_fts, 1.0, 0.3),
-                snippet(search_fts, 0, '**', '**', '…', 24)
+        "SELECT rowid, bm25(search_fts, 1.0, 0.3)
          FROM search_fts WHERE search_fts MATCH ?1
          ORDER BY bm25(search_fts, 1.0, 0.3) LIMIT ?2",
     )?;
     let rows = stmt.query_map(rusqlite::params![expr, CANDIDATES as i64], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, f64>(1)?,
-            r.get::<_, String>(2)?,
-        ))
+        Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?))
     })?;
-    let candidates: Vec<(i64, f64, String)> = rows.collect::<rusqlite::Result<_>>()?;
+    let candidates: Vec<(i64, f64)> = rows.collect::<rusqlite::Result<_>>()?;
+    let ids: Vec<i64> = candidates.iter().map(|c| c.0).collect();
+    hold_candidates(conn, &ids)?;
     let Some(best) = candidates.first().map(|c| c.1).filter(|b| *b < 0.0) else {
         return Ok(candidates
             .into_iter()
-            .map(|(id, _, snippet)| Ranked {
-                id,
-                score: 0.0,
-                snippet,
-            })
+            .map(|(id, _)| Ranked { id, score: 0.0 })
             .collect());
     };
-    let ids: Vec<i64> = candidates.iter().map(|c| c.0).collect();
-    hold_candidates(conn, &ids)?;
     let mut weights = Vec::new();
     let mut matched: HashMap<i64, f64> = HashMap::new();
     for (group, df) in groups.iter().zip(&dfs) {
@@ -330,12 +321,11 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
     let all: f64 = weights.iter().sum();
     let mut ranked: Vec<Ranked> = candidates
         .into_iter()
-        .map(|(id, bm25, snippet)| {
+        .map(|(id, bm25)| {
             let coverage = matched.get(&id).copied().unwrap_or(0.0) / all;
             Ranked {
                 id,
                 score: coverage + bm25 / best,
-                snippet,
             }
         })
         .collect();
@@ -362,6 +352,24 @@ fn hold_candidates(conn: &Connection, ids: &[i64]) -> Result<()> {
     )?
     .execute([list])?;
     Ok(())
+}
+
+/// The text around the matched terms of each of `ids` (matches in `**`),
+/// for those of the last [`rank`]'s candidates that hold a term of `groups`.
+pub fn snippets(conn: &Connection, groups: &[Group], ids: &[i64]) -> Result<HashMap<i64, String>> {
+    if groups.is_empty() || ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let list = serde_json::to_string(ids).expect("integers serialise");
+    let mut stmt = conn.prepare_cached(
+        "SELECT rowid, snippet(search_candidates, 0, '**', '**', '…', 24)
+         FROM temp.search_candidates
+         WHERE search_candidates MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))",
+    )?;
+    let rows = stmt.query_map(rusqlite::params![match_any(groups), list], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Which of the held candidates match any term of `group`.
