@@ -74,6 +74,8 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\bprefix(?:ed)?\s+(?:with\s+|by\s+)?`?[A-Z][A-Z0-9]*_|\bstart(?:s)? with\s+`?[A-Z][A-Z0-9]*_`?",
         r"|\b(?:is|are)\s+(?:auto-?)?generated\b|\bgenerated (?:file|code|from|by)\b|\bgenerates (?:it|them)\b",
         r"|\b(?:needs?|requires?|we(?:'re| are) on|uses?|pinned to|only works with)\s+(?:node|python|go|ruby|rust|java|elixir|erlang|otp|php|pnpm|yarn)\s*v?\d",
+        r"|\b(?:runs?|happens?|is done|are done|is built|are built|deploys?|is published|are published) (?:in|on|by|from|via) (?:ci|github actions|gitlab ci|the pipeline|jenkins|buildkite|circleci)\b",
+        r"|\b(?:gets?|get|are|is) (?:stripped|generated|managed|synced|formatted) (?:by|with|via)\s+(?:`[^`]+`|[\w.-]+)|\bconfigured as a (?:git )?(?:filter|hook|pre-commit hook)\b",
     ))
     .expect("valid regex")
 });
@@ -562,7 +564,21 @@ mod tests {
                 "I am on Julia 1.10 LTS (installed by juliaup), macbook M2.",
             ]
         );
+        assert_eq!(
+            facts(
+                &[],
+                &[
+                    "release time: cut v0.9.0. goreleaser runs in CI on tag push, so just run the checks and tag it",
+                    "outputs get stripped by nbstripout (it's configured as a git filter), so don't bother clearing them",
+                ]
+            ),
+            [
+                "goreleaser runs in CI on tag push, so just run the checks and tag it",
+                "outputs get stripped by nbstripout (it's configured as a git filter), so don't bother clearing them",
+            ]
+        );
     }
+
     #[test]
     fn versions_a_version_manager_or_a_pin_file_reports() {
         let events = [

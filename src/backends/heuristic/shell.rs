@@ -620,6 +620,12 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
             }
             _ => None,
         },
+        "dvc" => match sub.as_str() {
+            "repro" => Some(Purpose::Build),
+            "metrics" | "plots" | "status" | "diff" => Some(Purpose::Check),
+            "pull" | "fetch" | "checkout" => Some(Purpose::Install),
+            _ => None,
+        },
         "nixos-rebuild" | "darwin-rebuild" | "home-manager" => {
             by_sub(&[("build", Purpose::Build), ("dry-build", Purpose::Build)])
         }
@@ -755,6 +761,7 @@ mod tests {
             ("uv run herb export --dwc", Purpose::Task),
             ("clang-format-17 --dry-run", Purpose::Format),
             ("nix fmt", Purpose::Format),
+            ("uv run dvc metrics diff main", Purpose::Check),
             ("nix flake check", Purpose::Check),
             ("nixos-rebuild build --flake .#kestrel", Purpose::Build),
         ] {

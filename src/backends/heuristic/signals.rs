@@ -223,7 +223,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:that'?s|this is) how (?:the whole|our|this|the) (?:repo|repository|codebase|project|team|app|crate|package) (?:does|do|writes|handles|builds|tests)\b|^(?:everything|anything|every \w+|all \w+)[\w\s-]{0,30}\b(?:has to|have to|must|needs? to) be\b|^(?:everything|anything|every \w+|all \w+)\b[\w\s-]{0,40}\b(?:goes|go|must go|has to go|should go) through\b|\b(?:every|each) (?:resource|file|module|service|endpoint|handler|component|test|function|model|table|migration|commit|pr|page|route|dag|job|stack|env|lambda|bucket|class|script)s? (?:needs?|requires?|must|should|has to|gets?)\b|\bfor everything\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b[a-z]+s\s+are\s+(?:written|done|run|built|managed|handled|styled|formatted|declared|validated|kept|stored|named|tested)\s+(?:with|in|by|using|through|via)\b|\bnot now,? not ever\b|\bnot ever\b|\b(?:got|was|were|has been|have been) replaced (?:by|with)\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^(?:linting|formatting|testing|type-?checking|deploying|packaging) (?:here|in this (?:repo|project)) is (?:done (?:with|by|through) )?(?:`[^`]+`|[\w.+/-]+)|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bit'?s (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/+]\w[\w.\-/+]*) now\b|\b(?:we'?re|we are) off (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/]\w[\w.\-/]*)|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a|a|friendly) reminder\b|^reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:that'?s|this is) how (?:the whole|our|this|the) (?:repo|repository|codebase|project|team|app|crate|package) (?:does|do|writes|handles|builds|tests)\b|^(?:everything|anything|every \w+|all \w+)[\w\s-]{0,30}\b(?:has to|have to|must|needs? to) be\b|^(?:everything|anything|every \w+|all \w+)\b[\w\s-]{0,40}\b(?:goes|go|must go|has to go|should go) through\b|^(?:the\s+)?[a-z][\w-]*s only (?:ever )?(?:talk|call|use|touch|go|read|write|return|depend|import|hit)s?\b|\b(?:same as|like) everything else\b|\bonly ever\b|\b(?:we(?:'re| are)|it'?s) on (?:`[^`]+`|[\w.+/-]+) v?\d[\w.]* now\b|\bit'?s ~/[\w./-]+ now\b|\b(?:every|each) (?:resource|file|module|service|endpoint|handler|component|test|function|model|table|migration|commit|pr|page|route|dag|job|stack|env|lambda|bucket|class|script)s? (?:needs?|requires?|must|should|has to|gets?)\b|\bfor everything\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b[a-z]+s\s+are\s+(?:written|done|run|built|managed|handled|styled|formatted|declared|validated|kept|stored|named|tested)\s+(?:with|in|by|using|through|via)\b|\bnot now,? not ever\b|\bnot ever\b|\b(?:got|was|were|has been|have been) replaced (?:by|with)\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^(?:linting|formatting|testing|type-?checking|deploying|packaging) (?:here|in this (?:repo|project)) is (?:done (?:with|by|through) )?(?:`[^`]+`|[\w.+/-]+)|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bit'?s (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/+]\w[\w.\-/+]*) now\b|\b(?:we'?re|we are) off (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/]\w[\w.\-/]*)|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a|a|friendly) reminder\b|^reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -236,13 +236,13 @@ static PREFER: LazyLock<Regex> = LazyLock::new(|| {
 /// "always" where it opens the rule: at a clause start or after "please",
 /// "we", "you (should)", "I" — not "the build always fails".
 static ALWAYS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?|(?:^|[,;:—–]\s*)(?:so|and|then|just)\s+)always\b|\balways(?:\s+(?:pls|please))?\s*(?:[-—–,.!;]|$)|\bnever ever\b|\balways\s+(?:needs?|requires?|uses?|go(?:es)? through|lives?|targets?|(?:runs?|builds?|ships?) (?:with|through|via|from|in|under|on))\b|\b(?:is|are) always\s+`")
+    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?|(?:^|[,;:—–]\s*)(?:so|and|then|just)\s+)always\b|\balways(?:\s+(?:pls|please))?\s*(?:[-—–,.!;]|$)|\bnever ever\b|\balways\s+(?:needs?|requires?|uses?|go(?:es)? through|lives?|targets?|(?:runs?|builds?|ships?) (?:with|through|via|from|in|under|on))\b|\b(?:is|are) always\s+`|\b[a-z][\w-]*s\s+always\s+(?:in|use|go|live|have|get|need|run|start|end|follow|come|stay|return|take)\b")
         .expect("valid regex")
 });
 
 /// "never" the same way, or a sentence opening with "don't" / "avoid".
 static NEVER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?)never\b|^(?:please\s+)?(?:don'?t|do not|dont|avoid)\b|[,;:—–]\s*(?:and\s+|but\s+)?(?:please\s+)?(?:don'?t|do not|dont)\s+\w+|\b(?:does not|doesn'?t|do not|don'?t) (?:go|belong|live)s? (?:in|into|under)\b")
+    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?)never\b|^(?:please\s+)?(?:don'?t|do not|dont|avoid)\b|[,;:—–]\s*(?:and\s+|but\s+)?(?:please\s+)?(?:don'?t|do not|dont)\s+\w+|\b(?:does not|doesn'?t|do not|don'?t) (?:go|belong|live)s? (?:in|into|under)\b|^(?:and\s+)?(?:the\s+)?[a-z][\w/-]*\s+never\s+(?:goes?|touch(?:es)?|calls?|uses?|imports?|talks?|returns?|leaves?|hits?|writes?|reads?|logs?|throws?|panics?)\b")
         .expect("valid regex")
 });
 
@@ -290,7 +290,7 @@ static EVERY_THING: LazyLock<Regex> = LazyLock::new(|| {
 /// A sentence that only says where the rule before it holds: "not here,
 /// not in any of my repos", "same in all my projects", "everywhere".
 static SCOPE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:and\s+)?not here,?\s+)?(?:and\s+)?(?:not )?(?:in|for|across) (?:any|all|every)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)[.!]*$|^(?:same|likewise) (?:in|for|across) (?:all|every) (?:my |our )?(?:repos?|projects?)[.!]*$|^everywhere[.!]*$|^(?:not )?ever[.!]*$|^(?:period|full stop|no exceptions)[.!]*$|^anywhere in this (?:repo|repository|project|codebase)[.!]*$|^(?:that|this|it) goes for (?:the whole|all|every|any) \w+.*$|^(?:that'?s|thats|this is|it'?s) (?:for|about) (?:all|every|any) \w+(?:,? not just (?:the )?[\w.-]+)?[.!]*$")
+    Regex::new(r"(?i)^(?:(?:and\s+)?not here,?\s+)?(?:and\s+)?(?:not )?(?:in|for|across) (?:any|all|every)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)[.!]*$|^(?:same|likewise) (?:in|for|across) (?:all|every) (?:my |our )?(?:repos?|projects?)[.!]*$|^everywhere[.!]*$|^(?:not )?ever[.!]*$|^(?:period|full stop|no exceptions)[.!]*$|^anywhere in this (?:repo|repository|project|codebase)[.!]*$|^(?:that|this|it) goes for (?:the whole|all|every|any) \w+.*$|^(?:that'?s|thats|this is|it'?s) (?:for|about) (?:all|every|any) \w+(?:,? not just (?:the )?[\w.-]+)?[.!]*$|^(?:not (?:here|in this file|just here),?\s+)?(?:and\s+)?not anywhere(?: else)?(?: in (?:this|the|our) \w+)?[.!]*$")
         .expect("valid regex")
 });
 
@@ -323,6 +323,13 @@ static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
 static PRONOUN_OBJECT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b(?:them|those|these|either|both)\b").expect("valid regex"));
 
+/// "everything under data/ is tracked with DVC: `dvc add` …": how it is
+/// done instead, said as a fact (not "and run …", "if you need …").
+static HOW_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:everything|all|every \w+|it|they|that|this)\b[^?]*\b(?:is|are|goes|go|gets|get)\b[^?]*$")
+        .expect("valid regex")
+});
+
 /// "dont use any.": a prohibition too short to name what it is about.
 static BARE_PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:dont|don'?t|do not|never)(?: use| do| add| write)? [\w.()`-]+[.!]*$")
@@ -352,7 +359,7 @@ pub(crate) const DASHES: [&str; 3] = [" \u{2014} ", " \u{2013} ", " - "];
 
 /// What to do instead, said right after a prohibition.
 static INSTEAD_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:instead,?\s+|rather,?\s+)?(?:use|inject|call|prefer|go through|pattern match|wrap|rely on)\b[^.]*(?:`|\(\)|(?-i:\b[A-Z][a-z]+[A-Z]\w*)|\bthe [\w.-]+ (?:module|library|package|crate|gem|helper|wrapper)\b)")
+    Regex::new(r"(?i)^(?:instead,?\s+|rather,?\s+)?(?:use|inject|call|prefer|go through|pattern match|wrap|rely on|map (?:it |them )?(?:to|into)|convert (?:it |them )?to)\b[^.]*(?:`|\(\)|(?-i:\b[A-Z][a-z]+[A-Z]\w*)|\bthe [\w.-]+ (?:module|library|package|crate|gem|helper|wrapper)\b)")
         .expect("valid regex")
 });
 
@@ -370,7 +377,7 @@ static COMMAND_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "no partial functions in rivet at all": a thing ruled out everywhere.
 static NO_AT_ALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:^|[,;]\s+)no [\w\s./'-]{2,40}?\b(?:at all|anywhere|ever|whatsoever)\b")
+    Regex::new(r"(?i)(?:^|[,;]\s+)no [^.?!]{2,60}?\b(?:at all|anywhere|ever|whatsoever)\b")
         .expect("valid regex")
 });
 
@@ -412,18 +419,26 @@ fn for_now_only(statement: &str) -> bool {
     // "…in all new code; existing futures may stay until we touch them":
     // a limit in a later clause about other things (existing, old, legacy
     // ones) is not this rule's.
+    // "— the parse error is swallowed right now" says how things stand.
     statement
-        .split("; ")
+        .split([';', '—', '–'])
         .enumerate()
         .filter(|(i, clause)| {
             let lower = clause.trim_start().to_lowercase();
             *i == 0
-                || !["existing", "old ", "legacy", "the rest", "current"]
+                || !(["existing", "old ", "legacy", "the rest", "current"]
                     .iter()
                     .any(|w| lower.starts_with(w))
+                    || HOW_THINGS_STAND.is_match(&lower))
         })
         .any(|(_, clause)| TEMPORARY.is_match(&NOT_JUST_NOW.replace_all(clause, "")))
 }
+
+/// "the units parse error is swallowed right now": a state, not a limit.
+static HOW_THINGS_STAND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:is|are|was|were)\b[^.]*\b(?:right now|at the moment|today)\b")
+        .expect("valid regex")
+});
 
 /// "not just today", "not only for this task": the opposite of a limit.
 static NOT_JUST_NOW: LazyLock<Regex> = LazyLock::new(|| {
@@ -628,6 +643,7 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
                 let rule = CORRECTION
                     .find(&before.text)
                     .map_or(before.text.trim(), |o| before.text[o.end()..].trim());
+                let rule = rule.trim_end_matches(['.', '!']);
                 (Kind::Rule, format!("{rule} — {}", s.text.trim()))
             });
         // "we moved off JuliaFormatter. Now Runic only: `runic …`": the
@@ -652,7 +668,10 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             && last_rule == Some(n.wrapping_sub(1))
             && !s.opening
             && PROHIBITS.is_match(&last.statement)
-            && INSTEAD_IMPERATIVE.is_match(s.text.trim())
+            && (INSTEAD_IMPERATIVE.is_match(s.text.trim())
+                // "data never goes into git. everything under data/ is
+                // tracked with DVC: `dvc add` then commit the .dvc file".
+                || (s.text.contains('`') && HOW_INSTEAD.is_match(s.text.trim())))
             && standing_rule(s).is_none()
             && !poison::is_dangerous(&s.text)
         {
@@ -920,6 +939,10 @@ fn names_its_object(statement: &str, kind: &Kind) -> bool {
     if matches!(kind, Kind::UseInstead { .. }) || tool_choice || statement.contains('`') {
         return true;
     }
+    // "never GlobalScope": an identifier from the code names its object.
+    if statement.split_whitespace().any(is_identifier) {
+        return true;
+    }
     // "we never use default exports in this repo" names one thing in a
     // sentence long enough to say what about it.
     let needed = if statement.split_whitespace().count() >= 5 {
@@ -928,6 +951,17 @@ fn names_its_object(statement: &str, kind: &Kind) -> bool {
         2
     };
     object_words(statement) >= needed
+}
+
+/// Whether a word is an identifier from code: `GlobalScope`, `X_train`,
+/// `RelayHub.Repo`, `modelContext` (not a capitalised sentence word).
+fn is_identifier(word: &str) -> bool {
+    let w = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
+    let inner_upper = w.chars().skip(1).any(|c| c.is_ascii_uppercase());
+    let has_lower = w.chars().any(|c| c.is_ascii_lowercase());
+    w.len() >= 3
+        && w.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && ((inner_upper && (has_lower || w.contains('.'))) || (w.contains('_') && has_lower))
 }
 
 /// The prose of a human message: its sentences without code, quotes,
@@ -1755,7 +1789,7 @@ mod tests {
             "no unwrap() outside tests. that goes for the whole crate, not just this fn: `?` or expect(\"reason\").",
         ]);
         assert_eq!(found.len(), 1);
-        assert!(found[0].starts_with("no unwrap() outside tests. — that goes for the whole crate"));
+        assert!(found[0].starts_with("no unwrap() outside tests — that goes for the whole crate"));
     }
 
     #[test]
