@@ -2274,6 +2274,57 @@ mod tests {
     }
 
     #[test]
+    fn rules_with_a_subject_an_identifier_or_a_way_instead() {
+        for (message, rule) in [
+            (
+                "no — never GlobalScope. not here, not anywhere in this codebase. ViewModels use viewModelScope",
+                "never GlobalScope — not here, not anywhere in this codebase.",
+            ),
+            (
+                "views never touch ModelContext directly, all persistence goes through PantryStore. ItemRowView still calls it — move that out pls",
+                "views never touch ModelContext directly, all persistence goes through PantryStore.",
+            ),
+            (
+                "controllers only talk to contexts — no RelayHub.Repo calls in controllers",
+                "controllers only talk to contexts — no RelayHub.Repo calls in controllers",
+            ),
+            (
+                "no force unwraps pls — not in this file, not anywhere in the app.",
+                "no force unwraps pls — not in this file, not anywhere in the app.",
+            ),
+            (
+                "no — never return EF entities from endpoints. map to a DTO record (AccountBalanceDto), entities stay inside Infrastructure",
+                "never return EF entities from endpoints. map to a DTO record (AccountBalanceDto), entities stay inside Infrastructure",
+            ),
+            (
+                "and data never goes into git. everything under data/ is tracked with DVC: `dvc add` then commit the .dvc file",
+                "data never goes into git. everything under data/ is tracked with DVC: `dvc add` then commit the .dvc file",
+            ),
+            (
+                "and wrap errors with %w always, like fmt.Errorf(\"load: %w\", err) — the parse error is swallowed right now",
+                "wrap errors with %w always, like fmt.Errorf(\"load: %w\", err) — the parse error is swallowed right now",
+            ),
+            (
+                "no — scaler (and any encoder) is only ever fit on X_train.",
+                "scaler (and any encoder) is only ever fit on X_train.",
+            ),
+            (
+                "we're on .NET 9 now — global.json pins 9.0.101.",
+                "we're on .NET 9 now — global.json pins 9.0.101.",
+            ),
+        ] {
+            assert_eq!(statements(&[message]), [rule], "{message}");
+        }
+        // A task after the prohibition is not how it is done instead.
+        assert_eq!(
+            statements(&[
+                "dont touch anything in internal/db/gen by hand, it is sqlc output. if you need a migration: put it in migrations/ and run `goose up`"
+            ]),
+            ["dont touch anything in internal/db/gen by hand, it is sqlc output."]
+        );
+    }
+
+    #[test]
     fn status_remarks_and_recurring_failures_are_no_rules() {
         for remark in [
             "what is the difference between select_related and prefetch_related again? I always mix them up.",
