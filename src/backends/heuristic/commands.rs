@@ -754,9 +754,22 @@ fn only_looks(run: &ShellRun) -> bool {
     ];
     let words = program_words(run.core.as_deref().unwrap_or(""));
     let looks = |i: usize| words.get(i).is_some_and(|w| LOOKING.contains(&w.as_str()));
-    let nested = words
-        .get(1)
-        .is_some_and(|w| matches!(w.as_str(), "compose" | "container" | "image" | "pages"));
+    let nested = words.get(1).is_some_and(|w| {
+        matches!(
+            w.as_str(),
+            "compose"
+                | "container"
+                | "image"
+                | "pages"
+                | "context"
+                | "network"
+                | "volume"
+                | "system"
+                | "auth"
+                | "secret"
+                | "simctl"
+        )
+    });
     looks(1) || (nested && looks(2))
 }
 
@@ -979,6 +992,31 @@ mod tests {
         assert_eq!(fixes.len(), 1, "{fixes:?}");
         assert_eq!(fixes[0].fixed, "git submodule update --init --recursive");
         assert!(fixes[0].prerequisite);
+        // Looking at docker's contexts is no step; the variable the retry
+        // sets is.
+        let rootless = [
+            call(
+                "dotnet test tests/Api.IntegrationTests",
+                1,
+                "DockerUnavailableException : Docker is either not running or misconfigured",
+            ),
+            call(
+                "docker context ls",
+                0,
+                "rootless   unix:///run/user/1000/docker.sock",
+            ),
+            call(
+                "export DOCKER_HOST=unix:///run/user/1000/docker.sock && dotnet test tests/Api.IntegrationTests",
+                0,
+                "Passed!",
+            ),
+        ];
+        let fixes = failure_fixes(&shell_runs(rootless.iter()), &[]);
+        assert_eq!(fixes.len(), 1, "{fixes:?}");
+        assert_eq!(
+            fixes[0].fixed,
+            "export DOCKER_HOST=unix:///run/user/1000/docker.sock"
+        );
         // The step in the retry itself, or a variable the fix sets.
         let exported = [
             call(

@@ -640,6 +640,7 @@ pub(super) fn is_specific(command: &str) -> bool {
         || command.split_whitespace().any(|w| {
             let w = w.trim_matches(|c| c == '"' || c == '\'');
             names_a_file(w)
+                || is_an_id(w)
                 || w.starts_with('/')
                 || w.starts_with("~/")
                 || w.contains("=/")
@@ -666,6 +667,13 @@ pub(super) fn narrows_tests(command: &str) -> bool {
     command
         .split_whitespace()
         .any(|w| TEST_SELECTORS.contains(&w) || w.starts_with("-run=") || w.contains("::"))
+}
+
+/// Whether a word is a number of five digits or more (a station, ticket
+/// or record id: `--station 8443970`), which names one thing of one task.
+fn is_an_id(word: &str) -> bool {
+    let digits = word.rsplit('=').next().unwrap_or(word);
+    digits.len() >= 5 && digits.chars().all(|c| c.is_ascii_digit())
 }
 
 /// Whether a word pins one package version (`vite@5.4.8`, `flask==3.0.2`):
@@ -768,6 +776,10 @@ mod tests {
             assert_eq!(classify(&words(command)), Some(purpose), "{command}");
         }
         assert!(narrows_tests("ctest --test-dir build -R antimeridian"));
+        assert!(is_specific(
+            "go run ./cmd/tidewatch predict --station 8443970 --days 1"
+        ));
+        assert!(!is_specific("go run ./cmd/tidewatch serve --port 8080"));
         assert_eq!(
             classify(&words("mise exec -- go test ./x")),
             Some(Purpose::Tests)

@@ -330,6 +330,18 @@ static HOW_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// "guard let / if let and bail out early": the ways to do it instead.
+static ALTERNATIVES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[\w.()`-]+(?: [\w.()`-]+)? / [\w.()`-]+(?: [\w.()`-]+)?\b[^?]{0,60}$")
+        .expect("valid regex")
+});
+
+/// "never mind …", "don't worry about …": letting something of the task go.
+static LETTING_GO: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:never ?mind|nvm|no worries|(?:don'?t|dont|do not) worry)\b")
+        .expect("valid regex")
+});
+
 /// "dont use any.": a prohibition too short to name what it is about.
 static BARE_PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:dont|don'?t|do not|never)(?: use| do| add| write)? [\w.()`-]+[.!]*$")
@@ -671,7 +683,9 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             && (INSTEAD_IMPERATIVE.is_match(s.text.trim())
                 // "data never goes into git. everything under data/ is
                 // tracked with DVC: `dvc add` then commit the .dvc file".
-                || (s.text.contains('`') && HOW_INSTEAD.is_match(s.text.trim())))
+                || (s.text.contains('`') && HOW_INSTEAD.is_match(s.text.trim()))
+                // "no force unwraps. guard let / if let and bail out early".
+                || ALTERNATIVES.is_match(s.text.trim()))
             && standing_rule(s).is_none()
             && !poison::is_dangerous(&s.text)
         {
@@ -1228,6 +1242,10 @@ fn rule_kind(sentence: &str, after_correction: bool) -> Option<(Kind, String)> {
         );
     if terse {
         return Some((Kind::Rule, sentence.trim().to_string()));
+    }
+    // "never mind the Reminders part", "dont worry about the README".
+    if LETTING_GO.is_match(&without_fillers(sentence)) {
+        return None;
     }
     let short = sentence.split_whitespace().count() < 3 && !TOPIC_RULE.is_match(sentence.trim());
     if sentence.trim_end().ends_with('?') || short {
@@ -2289,8 +2307,8 @@ mod tests {
                 "controllers only talk to contexts — no RelayHub.Repo calls in controllers",
             ),
             (
-                "no force unwraps pls — not in this file, not anywhere in the app.",
-                "no force unwraps pls — not in this file, not anywhere in the app.",
+                "no force unwraps pls — not in this file, not anywhere in the app. guard let / if let and bail out early",
+                "no force unwraps pls — not in this file, not anywhere in the app. guard let / if let and bail out early",
             ),
             (
                 "no — never return EF entities from endpoints. map to a DTO record (AccountBalanceDto), entities stay inside Infrastructure",
@@ -2327,6 +2345,8 @@ mod tests {
     #[test]
     fn status_remarks_and_recurring_failures_are_no_rules() {
         for remark in [
+            "never mind the Reminders part, PM dropped it",
+            "dont worry about the README thing, that package is getting replaced anyway.",
             "what is the difference between select_related and prefetch_related again? I always mix them up.",
             "tests are green now, pushing later",
             "right, that happens every time the builds dir gets cleaned.",

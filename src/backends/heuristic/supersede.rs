@@ -50,7 +50,7 @@ const COMMAND: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/-]*(?:\s+[a-z][\w.:+@/-]*){0,
 /// "no longer use Y", "dropped Y", "we moved off Y": (old).
 static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:no longer (?:use|run|need|runs on|listens on|lives (?:in|at|under)|uses)|stopped using|no more|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching) (?:off|away from))\s+(?:the |our |that )?({TOOL}(?:\s+[a-z][a-z-]{{2,}}s\b)?)|\b(?:we'?re|we are|i'?m|i am) (?:off|done with)\s+(`[^`]+`|[A-Za-z0-9]\w*[.\-/][\w.\-/]*)|\bnot\s+(`[^`]+`)\s+any ?more\b"
+        r"(?i)\b(?:no longer (?:use|run|need|runs on|listens on|lives (?:in|at|under)|uses)|stopped using|no more|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching)(?: (?:the|our) [\w-]+(?: [\w-]+)?)? (?:off|away from))\s+(?:the |our |that )?({TOOL}(?:\s+[a-z][a-z-]{{2,}}s\b)?)|\b(?:we'?re|we are|i'?m|i am) (?:off|done with)\s+(`[^`]+`|[A-Za-z0-9]\w*[.\-/][\w.\-/]*)|\bnot\s+(`[^`]+`)\s+any ?more\b"
     ))
     .expect("valid regex")
 });
@@ -58,7 +58,7 @@ static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
 /// "churn-py310 is deleted", "svc-ansible is deprecated for us": (old).
 static OLD_GONE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i){TOOL}\s+(?:is|are|was|were|got|has been)\s+(?:deleted|gone|removed|deprecated|retired|dead|dropped|history)\b|{TOOL}\s+(?:goes|is going|will go) away\b|{TOOL}(?:\s+(?:preset|target|script|task|job|command|env|environment|profile|service|flag|option|image|branch|alias|recipe|stage|container|database|db|variable|file|folder|directory))?\s+(?:no longer exists|(?:does not|doesn'?t) exist any ?more|is no more|is not a thing any ?more)"
+        r"(?i){TOOL}\s+(?:is|are|was|were|got|has been)\s+(?:deleted|gone|removed|deprecated|retired|dead|dropped|history)\b|({TOOL}(?:\s+v?\d[\w.]*)?)\s+(?:\w+\s+)?(?:goes|go|went|is going|will go) away\b|{TOOL}(?:\s+(?:preset|target|script|task|job|command|env|environment|profile|service|flag|option|image|branch|alias|recipe|stage|container|database|db|variable|file|folder|directory))?\s+(?:no longer exists|(?:does not|doesn'?t) exist any ?more|is no more|is not a thing any ?more)"
     ))
     .expect("valid regex")
 });
@@ -198,7 +198,7 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
         .or_else(|| {
             OLD_GONE
                 .captures(statement)
-                .and_then(|c| tool(c.get(1).or(c.get(2)).or(c.get(3))))
+                .and_then(|c| tool(c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4))))
         });
     let new = NEW_ONLY
         .captures(statement)
@@ -411,6 +411,15 @@ mod tests {
             rep(None, "redux")
         );
         assert_eq!(replacement("no more than three retries"), None);
+        assert_eq!(
+            replacement("we moved the DVC remote off S3 to our on-prem MinIO.").and_then(|r| r.old),
+            Some("S3".into())
+        );
+        assert_eq!(
+            replacement("the iPhone 15 sims went away with Xcode 16.2, use iPhone 16 for tests")
+                .and_then(|r| r.old),
+            Some("iPhone 15".into())
+        );
         assert_eq!(
             replacement("heads up, we stopped using terraform workspaces."),
             rep(None, "terraform workspaces"),
