@@ -13,8 +13,8 @@ use super::digest::{Project, Session};
 use super::poison;
 use super::rawparse::ParsedMemory;
 use super::supersede::{
-    Replacement, Usage, family, mentions, names_old, other_version, replacement, retired_families,
-    rivals_named, settings, states_retired,
+    Replacement, Usage, family, mentions, names_old, other_version, replacement, replacements,
+    retired_families, rivals_named, settings, states_retired,
 };
 use super::tally::{Tallied, norm_key, tally, words};
 use regex::Regex;
@@ -104,8 +104,8 @@ impl Current {
         let replacements_in = |entries: &[Tallied]| -> Vec<Retirement> {
             entries
                 .iter()
-                .filter_map(|e| {
-                    replacement(&e.text).map(|by| Retirement {
+                .flat_map(|e| {
+                    replacements(&e.text).into_iter().map(|by| Retirement {
                         at: newest(e),
                         by,
                         statement: e.text.clone(),
@@ -483,16 +483,27 @@ fn retire_families(memory: &mut ProjectMemory, sessions: &[Session]) {
     };
     memory
         .failures
-        .retain(|e| !gone(&e.text.split('`').nth(3).and_then(family)));
+        .retain(|e| !gone(&e.text.split('`').nth(3).and_then(tool_family)));
     memory
         .environment
-        .retain(|e| !gone(&e.text.split('`').nth(1).and_then(family)));
+        .retain(|e| !gone(&e.text.split('`').nth(1).and_then(tool_family)));
 }
 
 /// The role and command family of a "`cmd` works in … (role)" bullet.
 fn role_and_family(text: &str) -> Option<(String, String)> {
     let c = KNOWLEDGE.captures(text)?;
-    Some((c[2].to_string(), family(&c[1])?))
+    Some((c[2].to_string(), tool_family(&c[1])?))
+}
+
+/// A command's family, or the rival tool it runs through it: `pnpm jest …`
+/// and `pnpm vitest run …` are jest and vitest, not both pnpm.
+fn tool_family(command: &str) -> Option<String> {
+    let runner = family(command);
+    rivals_named(command)
+        .into_iter()
+        .map(|(_, tool)| tool.to_string())
+        .find(|tool| runner.as_deref() != Some(tool.as_str()))
+        .or(runner)
 }
 
 /// Keeps, for facts about the same thing (a command's port, a tool's

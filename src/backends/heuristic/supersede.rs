@@ -50,7 +50,7 @@ const COMMAND: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/-]*(?:\s+[a-z][\w.:+@/-]*){0,
 /// "no longer use Y", "dropped Y", "we moved off Y": (old).
 static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:no longer (?:use|run|need|runs on|listens on|lives (?:in|at|under)|uses)|stopped using|no more|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:moved|moving|migrated|migrating|switched|switching)(?: (?:the|our) [\w-]+(?: [\w-]+)?)? (?:off|away from))\s+(?:the |our |that )?({TOOL}(?:\s+[a-z][a-z-]{{2,}}s\b)?)|\b(?:we'?re|we are|i'?m|i am) (?:off|done with)\s+(`[^`]+`|[A-Za-z0-9]\w*[.\-/][\w.\-/]*)|\bnot\s+(`[^`]+`)\s+any ?more\b"
+        r"(?i)\b(?:no longer (?:use|run|need|runs on|listens on|lives (?:in|at|under)|uses)|stopped using|no more|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:move|moved|moving|migrated|migrating|switched|switching)(?: (?:the |our )?[\w-]+(?: [\w-]+)?)? (?:off|away from))\s+(?:the |our |that )?({TOOL}(?:\s+[a-z][a-z-]{{2,}}s\b)?)|\b(?:we'?re|we are|i'?m|i am) (?:off|done with)\s+(`[^`]+`|[A-Za-z0-9]\w*[.\-/][\w.\-/]*)|\bnot\s+(`[^`]+`)\s+any ?more\b"
     ))
     .expect("valid regex")
 });
@@ -207,6 +207,24 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
     (old.is_some() || new.is_some()).then_some(Replacement { new, old })
 }
 
+/// Every replacement a statement makes: "src/train.py is gone — always
+/// `dvc repro train` now … and we dropped MLflow" retires both, one per
+/// clause.
+pub(crate) fn replacements(statement: &str) -> Vec<Replacement> {
+    let mut out: Vec<Replacement> = replacement(statement).into_iter().collect();
+    for clause in statement
+        .split([';', '—', '–', '(', ')'])
+        .flat_map(|c| c.split(". "))
+    {
+        if let Some(r) = replacement(clause)
+            && !out.iter().any(|o| o.old == r.old)
+        {
+            out.push(r);
+        }
+    }
+    out
+}
+
 /// Whether the verb at `at` tells what a release did, not what the user
 /// did: "2.17 dropped python 3.7 targets", "v8 dropped support for …".
 fn upstream_change(statement: &str, at: usize) -> bool {
@@ -307,6 +325,8 @@ const RIVALS: &[&[&str]] = &[
     &["netlify", "vercel", "wrangler", "cloudflare pages"],
     &["ktlint", "spotless", "detekt"],
     &["testify", "go-cmp"],
+    &["golangci-lint", "staticcheck", "revive"],
+    &["playwright", "cypress"],
     &["zap", "zerolog", "logrus", "slog"],
 ];
 
@@ -346,7 +366,10 @@ pub(crate) struct Usage {
 }
 
 /// The families that a later one replaced: used for the role only before
-/// another family's first use, and never in a session together with it.
+/// another family's first use, never in a session together with it, and
+/// doing the same job (rival tools, or a task runner taking over): a
+/// project's unit tests and its browser tests are both "tests" and neither
+/// replaces the other.
 pub(crate) fn retired_families(usages: &[Usage]) -> Vec<String> {
     usages
         .iter()
@@ -355,10 +378,27 @@ pub(crate) fn retired_families(usages: &[Usage]) -> Vec<String> {
                 new.family != old.family
                     && new.first > old.last
                     && !new.sessions.iter().any(|s| old.sessions.contains(s))
+                    && same_job(&old.family, &new.family)
             })
         })
         .map(|u| u.family.clone())
         .collect()
+}
+
+/// Programs that run whatever a project defines (`make lint`, `pnpm
+/// test`, `uv run pytest`): one of them can take over any command's job.
+const RUNNERS: &[&str] = &[
+    "make", "just", "task", "mise", "npm", "pnpm", "yarn", "bun", "npx", "uv", "poetry", "pipenv",
+    "pdm", "hatch", "rye", "tox", "nox", "nix", "bazel", "bazelisk", "docker", "podman", "bundle",
+];
+
+/// Whether two command families do the same job: rivals, or a runner and
+/// anything.
+fn same_job(a: &str, b: &str) -> bool {
+    let rivals = RIVALS
+        .iter()
+        .any(|group| group.contains(&a) && group.contains(&b));
+    rivals || RUNNERS.contains(&a) || RUNNERS.contains(&b)
 }
 
 #[cfg(test)]
@@ -411,6 +451,11 @@ mod tests {
             rep(None, "redux")
         );
         assert_eq!(replacement("no more than three retries"), None);
+        assert_eq!(
+            replacement("and port — i had to move dev server off 4000, it runs on 4010 now")
+                .and_then(|r| r.old),
+            Some("4000".into())
+        );
         assert_eq!(
             replacement("we moved the DVC remote off S3 to our on-prem MinIO.").and_then(|r| r.old),
             Some("S3".into())
@@ -480,6 +525,16 @@ mod tests {
     }
 
     #[test]
+    fn a_statement_can_retire_several_values() {
+        let all = replacements(
+            "src/train.py is gone (moved into the package) — always `dvc repro train` now. and we dropped MLflow: tracking is `dvc exp show` now",
+        );
+        let olds: Vec<&str> = all.iter().filter_map(|r| r.old.as_deref()).collect();
+        assert!(olds.contains(&"src/train.py"), "{all:?}");
+        assert!(olds.contains(&"MLflow"), "{all:?}");
+    }
+
+    #[test]
     fn what_a_replacement_retires() {
         let ktlint = replacement("we dropped ktlint, spotless does formatting now").unwrap();
         assert!(states_retired(
@@ -541,6 +596,16 @@ mod tests {
         };
         let switched = [usage("npm", &[0, 1], 1, 2), usage("pnpm", &[2, 3], 3, 4)];
         assert_eq!(retired_families(&switched), ["npm"]);
+        let jest_to_vitest = [usage("jest", &[0], 1, 1), usage("vitest", &[1, 2], 2, 3)];
+        assert_eq!(retired_families(&jest_to_vitest), ["jest"]);
+        let two_kinds = [
+            usage("playwright", &[0], 1, 1),
+            usage("vitest", &[1, 2], 2, 3),
+        ];
+        assert!(
+            retired_families(&two_kinds).is_empty(),
+            "browser tests and unit tests"
+        );
         let together = [usage("cargo", &[0, 2], 1, 3), usage("npm", &[2], 3, 3)];
         assert!(retired_families(&together).is_empty(), "used side by side");
     }
