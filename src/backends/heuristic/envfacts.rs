@@ -76,8 +76,18 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:needs?|requires?|we(?:'re| are) on|uses?|pinned to|only works with)\s+(?:node|python|go|ruby|rust|java|elixir|erlang|otp|php|pnpm|yarn)\s*v?\d",
         r"|\b(?:runs?|happens?|is done|are done|is built|are built|deploys?|is published|are published) (?:in|on|by|from|via) (?:ci|github actions|gitlab ci|the pipeline|jenkins|buildkite|circleci)\b",
         r"|\b(?:gets?|get|are|is) (?:stripped|generated|managed|synced|formatted) (?:by|with|via)\s+(?:`[^`]+`|[\w.-]+)|\bconfigured as a (?:git )?(?:filter|hook|pre-commit hook)\b",
+        r"|\b(?:starts?|lives?|sits?|is mapped|is located|loads?|begins?) at 0x[0-9a-fA-F]{4,}\b",
+        r"|\b(?:is|are) (?:the |our |a )?[\w -]{0,30}?\b[\w-]+\.(?:local|lan|internal|home|corp)\b",
+        r"|\b(?:config|configuration|settings|secrets|credentials) (?:comes?|is read|are read|is loaded|are loaded) from\b",
     ))
     .expect("valid regex")
+});
+
+/// "run it with uv run uvicorn … --port 8010 and try a curl": what the user
+/// asks the agent to do now, not how the project is.
+static ASKS_FOR_THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:ok,?\s+|now\s+|then\s+|pls\s+|please\s+)*(?:run|try|start|restart|add|fix|check|make|build|deploy|open|create|write|update|move|rename|delete|remove|install|kill|stop|point|hit|curl|test)\b")
+        .expect("valid regex")
 });
 
 /// What the agent says about itself or proposes, not about the project.
@@ -195,7 +205,7 @@ pub(crate) fn environment_facts(
     }
     for turn in turns {
         for sentence in prose(turn.text) {
-            if let Some(fact) = stated_fact(&sentence) {
+            if let Some(fact) = stated_fact(&sentence).filter(|f| !ASKS_FOR_THE_TASK.is_match(f)) {
                 push(fact.to_string());
             }
         }
@@ -569,12 +579,19 @@ mod tests {
                 &[],
                 &[
                     "release time: cut v0.9.0. goreleaser runs in CI on tag push, so just run the checks and tag it",
+                    "run it with uv run uvicorn app.main:app --reload --port 8010 and try a curl with the fixture pdf.",
                     "outputs get stripped by nbstripout (it's configured as a git filter), so don't bother clearing them",
+                    "the bootloader takes the first 32K so app starts at 0x08008000 — check that linker script",
+                    "the hil rig is the raspberry pi hilpi.local, ssh as ci.",
+                    "config comes from config/tollgate.toml plus TOLLGATE__ env overrides (double underscore as separator).",
                 ]
             ),
             [
                 "goreleaser runs in CI on tag push, so just run the checks and tag it",
                 "outputs get stripped by nbstripout (it's configured as a git filter), so don't bother clearing them",
+                "the bootloader takes the first 32K so app starts at 0x08008000 — check that linker script",
+                "the hil rig is the raspberry pi hilpi.local, ssh as ci.",
+                "config comes from config/tollgate.toml plus TOLLGATE__ env overrides (double underscore as separator).",
             ]
         );
     }

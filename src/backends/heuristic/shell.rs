@@ -441,6 +441,7 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
             ("fmt", Purpose::Format),
             ("run", Purpose::Run),
             ("bench", Purpose::Tests),
+            ("watch", Purpose::Check),
         ]),
         "make" | "just" | "rake" | "task" => {
             if sub.is_empty() {
@@ -620,6 +621,8 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
             }
             _ => None,
         },
+        // A watcher that re-runs checks, tests or the app on each change.
+        "bacon" => Some(Purpose::Check),
         "dvc" => match sub.as_str() {
             "repro" => Some(Purpose::Build),
             "metrics" | "plots" | "status" | "diff" => Some(Purpose::Check),

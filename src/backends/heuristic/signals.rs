@@ -223,7 +223,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:that'?s|this is) how (?:the whole|our|this|the) (?:repo|repository|codebase|project|team|app|crate|package) (?:does|do|writes|handles|builds|tests)\b|^(?:everything|anything|every \w+|all \w+)[\w\s-]{0,30}\b(?:has to|have to|must|needs? to) be\b|^(?:everything|anything|every \w+|all \w+)\b[\w\s-]{0,40}\b(?:goes|go|must go|has to go|should go) through\b|^(?:the\s+)?[a-z][\w-]*s only (?:ever )?(?:talk|call|use|touch|go|read|write|return|depend|import|hit)s?\b|\b(?:same as|like) everything else\b|\bonly ever\b|\b(?:we(?:'re| are)|it'?s) on (?:`[^`]+`|[\w.+/-]+) v?\d[\w.]* now\b|\bit'?s ~/[\w./-]+ now\b|\b(?:every|each) (?:resource|file|module|service|endpoint|handler|component|test|function|model|table|migration|commit|pr|page|route|dag|job|stack|env|lambda|bucket|class|script)s? (?:needs?|requires?|must|should|has to|gets?)\b|\bfor everything\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b[a-z]+s\s+are\s+(?:written|done|run|built|managed|handled|styled|formatted|declared|validated|kept|stored|named|tested)\s+(?:with|in|by|using|through|via)\b|\bnot now,? not ever\b|\bnot ever\b|\b(?:got|was|were|has been|have been) replaced (?:by|with)\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^(?:linting|formatting|testing|type-?checking|deploying|packaging) (?:here|in this (?:repo|project)) is (?:done (?:with|by|through) )?(?:`[^`]+`|[\w.+/-]+)|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bit'?s (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/+]\w[\w.\-/+]*) now\b|\b(?:we'?re|we are) off (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/]\w[\w.\-/]*)|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a|a|friendly) reminder\b|^reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:that'?s|this is) how (?:the whole|our|this|the) (?:repo|repository|codebase|project|team|app|crate|package) (?:does|do|writes|handles|builds|tests)\b|^(?:everything|anything|every \w+|all \w+)[\w\s-]{0,30}\b(?:has to|have to|must|needs? to) be\b|^(?:everything|anything|every \w+|all \w+)\b[\w\s-]{0,40}\b(?:goes|go|must go|has to go|should go) through\b|^(?:the\s+)?[a-z][\w-]*s only (?:ever )?(?:talk|call|use|touch|go|read|write|return|depend|import|hit)s?\b|\b(?:same as|like) everything else\b|\bonly ever\b|\b(?:we(?:'re| are)|it'?s) on (?:`[^`]+`|[\w.+/-]+) v?\d[\w.]* now\b|\bit'?s ~/[\w./-]+ now\b|\b(?:every|each) (?:resource|file|module|service|endpoint|handler|component|test|function|model|table|migration|commit|pr|page|route|dag|job|stack|env|lambda|bucket|class|script)s? (?:needs?|requires?|must|should|has to|gets?)\b|\bfor everything\b|\bthe (?:[\w-]+ ){0,2}(?:loop|command|cmd|script|target|task) (?:here )?is\s+`|\bwhile (?:you(?:'re| are)? )?iterat(?:e|ing)\b|\bon purpose\b|\bby design\b|^(?:all|every) (?:endpoints?|handlers?|routes?|functions?|components?|views?|models?|services?|migrations?|queries|modules)\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b[a-z]+s\s+are\s+(?:written|done|run|built|managed|handled|styled|formatted|declared|validated|kept|stored|named|tested)\s+(?:with|in|by|using|through|via)\b|\bnot now,? not ever\b|\bnot ever\b|\b(?:got|was|were|has been|have been) replaced (?:by|with)\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to|needs?|require|requires)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^(?:linting|formatting|testing|type-?checking|deploying|packaging) (?:here|in this (?:repo|project)) is (?:done (?:with|by|through) )?(?:`[^`]+`|[\w.+/-]+)|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bit'?s (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/+]\w[\w.\-/+]*) now\b|\b(?:we'?re|we are) off (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/]\w[\w.\-/]*)|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a|a|friendly) reminder\b|^reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -270,7 +270,7 @@ static IS_NOT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "no pandas here": a thing that has no place in this project.
 static NOT_HERE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^no\s+(?:new\s+)?[\w.+`()-]+(?:\s+[\w.+`()-]+){0,2}\s+(?:here|in this (?:repo|repository|project|codebase)|in (?:anything|any|all) new|in (?:[\w-]+ ){0,2}\w+s|in (?:[\w-]+ ){1,2}code)\b|^no\s+[^,.]{2,40},\s*ever\b|^no\s+\w+s?\s+(?:that|which)\s+\w+")
+    Regex::new(r"(?i)^(?:also\s+)?no\s+(?:new\s+)?[\w.+`()!-]+(?:\s+[\w.+`()!-]+){0,2}\s+(?:here|in this (?:repo|repository|project|codebase)|in (?:anything|any|all) new|in (?:[\w-]+ ){0,2}\w+s|in (?:[\w-]+ ){1,2}code|in src)\b|^no\s+[^,.]{2,40},\s*ever\b|^no\s+\w+s?\s+(?:that|which)\s+\w+")
         .expect("valid regex")
 });
 
@@ -342,6 +342,54 @@ static LETTING_GO: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// "the ics should use the clinic's timezone not UTC": one thing of the
+/// task and how it should be, unless a word makes it standing.
+static ONE_THING_SHOULD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^the [a-z][\w.-]* (?:should|must|needs? to|has to)\b").expect("valid regex")
+});
+
+/// Words that make a statement about one thing hold beyond the task.
+static STANDING_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:always|never|every|all|from now on|any)\b").expect("valid regex")
+});
+
+/// Words said with an exclamation mark ("great! now …").
+const EXCLAMATIONS: &[&str] = &[
+    "great",
+    "thanks",
+    "thx",
+    "ok",
+    "okay",
+    "nice",
+    "cool",
+    "done",
+    "yes",
+    "yeah",
+    "no",
+    "nope",
+    "wow",
+    "perfect",
+    "awesome",
+    "sweet",
+    "hi",
+    "hey",
+    "hello",
+    "ah",
+    "oh",
+    "oops",
+    "damn",
+    "ugh",
+    "good",
+    "excellent",
+    "brilliant",
+    "valeu",
+    "merci",
+    "danke",
+    "gracias",
+    "works",
+    "finally",
+];
+
 /// "dont use any.": a prohibition too short to name what it is about.
 static BARE_PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:dont|don'?t|do not|never)(?: use| do| add| write)? [\w.()`-]+[.!]*$")
@@ -371,7 +419,7 @@ pub(crate) const DASHES: [&str; 3] = [" \u{2014} ", " \u{2013} ", " - "];
 
 /// What to do instead, said right after a prohibition.
 static INSTEAD_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:instead,?\s+|rather,?\s+)?(?:use|inject|call|prefer|go through|pattern match|wrap|rely on|map (?:it |them )?(?:to|into)|convert (?:it |them )?to)\b[^.]*(?:`|\(\)|(?-i:\b[A-Z][a-z]+[A-Z]\w*)|\bthe [\w.-]+ (?:module|library|package|crate|gem|helper|wrapper)\b)")
+    Regex::new(r"(?i)^(?:instead,?\s+|rather,?\s+)?(?:use|inject|call|prefer|go through|pattern match|wrap|rely on|map (?:it |them )?(?:to|into)|convert (?:it |them )?to)\b[^.]*(?:`|\(\)|(?-i:\b[A-Z][a-z]+[A-Z]\w*)|\bthe [\w.-]+ (?:module|library|package|crate|gem|helper|wrapper)\b|\binstead\b)")
         .expect("valid regex")
 });
 
@@ -699,6 +747,21 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
         } else {
             widened.or_else(|| standing_rule(s))
         };
+        // "we use cmake presets now … . the old cmake -B build way is gone":
+        // the value retired goes with the rule just before it.
+        let retires_only =
+            |t: &str| replacement(t).is_some_and(|r| r.new.is_none() && r.old.is_some());
+        if found.is_none()
+            && let Some(last) = out.last_mut()
+            && last_rule == Some(n.wrapping_sub(1))
+            && !s.opening
+            && retires_only(&s.text)
+            && !poison::is_dangerous(&s.text)
+        {
+            last.extend(" ", s.text.trim());
+            last_rule = Some(n);
+            continue;
+        }
         let Some((kind, statement)) = found else {
             continue;
         };
@@ -1185,6 +1248,15 @@ fn split_sentences(line: &str) -> Vec<String> {
             {
                 continue;
             }
+            // "no println! in src": a macro, when it is no exclamation and
+            // the sentence goes on in lower case.
+            let goes_on = chars
+                .clone()
+                .find(|n| !n.is_whitespace())
+                .is_some_and(|n| n.is_ascii_lowercase());
+            if c == '!' && goes_on && word.len() > 2 && !EXCLAMATIONS.contains(&word.as_str()) {
+                continue;
+            }
             // "(whereBetween / ? placeholders)": a mark standing alone.
             if cur
                 .trim_end_matches(['.', '!', '?'])
@@ -1318,6 +1390,7 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     }
     if let Some(c) = USE_INSTEAD.captures(s)
         && let Some(kind) = use_instead(&c)
+        && (!ONE_THING_SHOULD.is_match(&m) || STANDING_WORD.is_match(&m))
     {
         let at = c.get(0).map_or(0, |m| m.start());
         return Some((kind, focus_clause(s, at)));
@@ -2339,6 +2412,18 @@ mod tests {
                 "dont touch anything in internal/db/gen by hand, it is sqlc output. if you need a migration: put it in migrations/ and run `goose up`"
             ]),
             ["dont touch anything in internal/db/gen by hand, it is sqlc output."]
+        );
+    }
+
+    #[test]
+    fn the_old_value_said_after_the_rule_goes_with_it() {
+        assert_eq!(
+            statements(&[
+                "we use cmake presets now for everything: cmake --preset fw-debug. the old cmake -B build way is gone, i deleted build/. please update the README"
+            ]),
+            [
+                "we use cmake presets now for everything: cmake --preset fw-debug. the old cmake -B build way is gone, i deleted build/."
+            ]
         );
     }
 

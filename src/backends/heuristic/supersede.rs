@@ -63,6 +63,21 @@ static OLD_GONE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// "the old cmake -B build way is gone", "the old s3://agri-ml-dvc bucket is
+/// read-only now": (old).
+static THE_OLD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\bthe old (`[^`]+`|[\w./:@-]+(?: [\w./:@-]+){0,3}?)(?: (?:way|setup|approach|command|flow|script|workflow|style|process|one|bucket|server|port|url|endpoint|path|config|file|remote))?\s+(?:is|are|was|were|got|has been)\s+(?:gone|deleted|removed|dead|retired|deprecated|read-only|no longer)\b")
+        .expect("valid regex")
+});
+
+/// "plain cargo test doesnt pick up the setup scripts anymore": (old).
+static PLAIN_FAILS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\bplain\s+{COMMAND}\s+(?:doesn'?t|doesnt|does not|won'?t|no longer|isn'?t)\b"
+    ))
+    .expect("valid regex")
+});
+
 /// "the env is churn-py311 now": (new).
 static NOW_IS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(r"(?i)(?:\b(?:is|are)|'s)\s+{TOOL}\s+now\b")).expect("valid regex")
@@ -195,6 +210,8 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
         .captures(statement)
         .filter(|c| !upstream_change(statement, c.get(0).map_or(0, |m| m.start())))
         .and_then(|c| tool(c.get(1).or(c.get(3)).or(c.get(4))))
+        .or_else(|| THE_OLD.captures(statement).and_then(|c| tool(c.get(1))))
+        .or_else(|| PLAIN_FAILS.captures(statement).and_then(|c| tool(c.get(1))))
         .or_else(|| {
             OLD_GONE
                 .captures(statement)
@@ -219,6 +236,33 @@ pub(crate) fn replacements(statement: &str) -> Vec<Replacement> {
         if let Some(r) = replacement(clause)
             && !out.iter().any(|o| o.old == r.old)
         {
+            out.push(r);
+        }
+    }
+    // "we dropped black and isort": the second one is retired too.
+    let named_with: Vec<Replacement> = out
+        .iter()
+        .filter_map(|r| {
+            let old = r.old.as_deref()?;
+            let re = Regex::new(&format!(
+                r"(?i)\b{}\s+(?:and|&|\+)\s+(`[^`]+`|[\w.+-]+)",
+                regex::escape(old)
+            ))
+            .ok()?;
+            let also = re
+                .captures(statement)?
+                .get(1)?
+                .as_str()
+                .trim_matches('`')
+                .to_string();
+            (!is_stop_word(&also.to_ascii_lowercase())).then(|| Replacement {
+                new: r.new.clone(),
+                old: Some(also),
+            })
+        })
+        .collect();
+    for r in named_with {
+        if !out.iter().any(|o| o.old == r.old) {
             out.push(r);
         }
     }
@@ -326,6 +370,9 @@ const RIVALS: &[&[&str]] = &[
     &["ktlint", "spotless", "detekt"],
     &["testify", "go-cmp"],
     &["golangci-lint", "staticcheck", "revive"],
+    &["cargo test", "cargo nextest"],
+    &["cargo watch", "bacon"],
+    &["isort", "ruff format", "ruff check", "ruff"],
     &["playwright", "cypress"],
     &["zap", "zerolog", "logrus", "slog"],
 ];
@@ -452,6 +499,16 @@ mod tests {
         );
         assert_eq!(replacement("no more than three retries"), None);
         assert_eq!(
+            replacement("the old cmake -B build way is gone, i deleted build/.")
+                .and_then(|r| r.old),
+            Some("cmake -B build".into())
+        );
+        assert_eq!(
+            replacement("use cargo nextest run from now on (plain cargo test doesnt pick up the setup scripts anymore)")
+                .and_then(|r| r.old),
+            Some("cargo test".into())
+        );
+        assert_eq!(
             replacement("and port — i had to move dev server off 4000, it runs on 4010 now")
                 .and_then(|r| r.old),
             Some("4000".into())
@@ -532,6 +589,9 @@ mod tests {
         let olds: Vec<&str> = all.iter().filter_map(|r| r.old.as_deref()).collect();
         assert!(olds.contains(&"src/train.py"), "{all:?}");
         assert!(olds.contains(&"MLflow"), "{all:?}");
+        let both = replacements("we dropped black and isort — ruff does both now");
+        let olds: Vec<&str> = both.iter().filter_map(|r| r.old.as_deref()).collect();
+        assert_eq!(olds, ["black", "isort"]);
     }
 
     #[test]
