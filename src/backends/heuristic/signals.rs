@@ -2416,6 +2416,40 @@ mod tests {
     }
 
     #[test]
+    fn loops_purposes_macros_and_what_to_use_instead() {
+        for (message, rule) in [
+            (
+                "and use the quick loop (./mvnw -q -pl core test) while you iterate, I keep seeing full verifies",
+                "use the quick loop (./mvnw -q -pl core test) while you iterate, I keep seeing full verifies",
+            ),
+            (
+                "no pragmas. warnings are errors here (-Werror) on purpose, fix the actual code",
+                "warnings are errors here (-Werror) on purpose, fix the actual code",
+            ),
+            (
+                "all endpoints async def btw, you made upload_status a sync def",
+                "all endpoints async def btw, you made upload_status a sync def",
+            ),
+            (
+                "commits need sign-off here too — git commit -s. commit as 'chore: port 7401'",
+                "commits need sign-off here too — git commit -s.",
+            ),
+            (
+                "also no println! in src, everything through tracing macros",
+                "no println! in src, everything through tracing macros",
+            ),
+            (
+                "dont call printf from an ISR — ever. use log_push (the ring buffer) instead. fix it",
+                "dont call printf from an ISR — ever. use log_push (the ring buffer) instead.",
+            ),
+        ] {
+            assert_eq!(statements(&[message]), [rule], "{message}");
+        }
+        assert!(statements(&["the ics should use the clinic's timezone not UTC"]).is_empty());
+        assert!(statements(&["great! now fix the build"]).is_empty());
+    }
+
+    #[test]
     fn the_old_value_said_after_the_rule_goes_with_it() {
         assert_eq!(
             statements(&[
