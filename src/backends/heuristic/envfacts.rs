@@ -66,7 +66,8 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:is|are)\s+(?:[\w-]+\s+){0,2}(?:files?|documents?|pages?|scripts?|modules?|templates?|fixtures?|assets?|images?|configs?|migrations?|data)\s+(?:in|under|inside)\s+[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/)",
         r"|\b(?:endpoints?|server|service|api|ui|dashboard|console|metrics|admin|broker|container|database|db)\s+(?:is\s+|are\s+|runs\s+|listens\s+)?on\s+(?:port\s+)?:?\d{4,5}(?:[\s.,;)]|$)",
         r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+`?\s+(?:is|=)\s+`?(?:~|/|\.{1,2}/)[\w.-]+",
-        r"|\b(?:is|are)\s+`?(?:~|/)[\w.-]+/[\w.-]+",
+        r"|\b(?:is|are)\s+`?(?:~/|/)[\w.-]+/[\w.-]+",
+        r"|\bruns? as (?:a |an )?[\w-]+(?: [\w-]+)? (?:container|service|unit|daemon|pod)\b",
         r"|\b\d{4,7} baud\b",
         r"|(?:^\(?|\b(?:i'?m|i am|we'?re|we are) on\s+)(?:node|yarn|pnpm|npm|bun|deno|python|ruby|go|rust|java|jdk|swift|php|julia|godot|unity|dotnet|flutter|dart|kotlin|gradle|maven|terraform|elixir|erlang|otp|ghc|cabal|zig|scala|sbt|lua|perl|postgres(?:ql)?|mysql|redis)\s+v?\d+(?:\.\d+)*\b",
         r"|\bthe (?:jdk|jvm|java|node|python|ruby|go|rust|php|elixir|toolchain|runtime|compiler)(?: version)? (?:is|=)\s+(?:[A-Za-z][\w.-]*\s+)?v?\d+",
@@ -584,6 +585,8 @@ mod tests {
                     "the bootloader takes the first 32K so app starts at 0x08008000 — check that linker script",
                     "the hil rig is the raspberry pi hilpi.local, ssh as ci.",
                     "config comes from config/tollgate.toml plus TOLLGATE__ env overrides (double underscore as separator).",
+                    "user config is ~/.config/tidectl/config.toml (XDG), profiles as tables.",
+                    "right — pihole runs as a podman container on edge01, not on the NAS anymore.",
                 ]
             ),
             [
@@ -592,6 +595,8 @@ mod tests {
                 "the bootloader takes the first 32K so app starts at 0x08008000 — check that linker script",
                 "the hil rig is the raspberry pi hilpi.local, ssh as ci.",
                 "config comes from config/tollgate.toml plus TOLLGATE__ env overrides (double underscore as separator).",
+                "user config is ~/.config/tidectl/config.toml (XDG), profiles as tables.",
+                "right — pihole runs as a podman container on edge01, not on the NAS anymore.",
             ]
         );
     }

@@ -66,7 +66,7 @@ static OLD_GONE: LazyLock<Regex> = LazyLock::new(|| {
 /// "the old cmake -B build way is gone", "the old s3://agri-ml-dvc bucket is
 /// read-only now": (old).
 static THE_OLD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bthe old (`[^`]+`|[\w./:@-]+(?: [\w./:@-]+){0,3}?)(?: (?:way|setup|approach|command|flow|script|workflow|style|process|one|bucket|server|port|url|endpoint|path|config|file|remote))?\s+(?:is|are|was|were|got|has been)\s+(?:gone|deleted|removed|dead|retired|deprecated|read-only|no longer)\b")
+    Regex::new(r"(?i)\bthe old (`[^`]+`|[\w./:@-]+(?: [\w./:@-]+){0,3}?)(?: (?:way|setup|approach|command|flow|script|workflow|style|process|one|bucket|server|port|url|endpoint|path|config|file|remote|topic|queue|table|index|service|api|cluster|database|db|schema|channel|stream|inventory|image|host|box))?\s+(?:is|are|was|were|got|has been)\s+(?:gone|deleted|removed|dead|retired|deprecated|read-only|no longer)\b")
         .expect("valid regex")
 });
 
@@ -86,7 +86,7 @@ static NOW_IS: LazyLock<Regex> = LazyLock::new(|| {
 /// "we moved to C++20", "switched to uv": (new).
 static NEW_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:moved|moving|switched|switching|migrated|migrating|upgraded|bumped|changed|went|are|we're) (?:it |them |over |up )?to\s+({TOOL}(?:\s+v?\d[\w.]*)?)"
+        r"(?i)\b(?:moved|moving|switched|switching|migrated|migrating|upgraded|bumped|changed|went|are|we're|cut over|cutover) (?:it |them |over |up )?to\s+(?:the\s+)?({TOOL}(?:\s+v?\d[\w.]*)?)"
     ))
     .expect("valid regex")
 });
@@ -498,6 +498,12 @@ mod tests {
             rep(None, "redux")
         );
         assert_eq!(replacement("no more than three retries"), None);
+        assert_eq!(
+            replacement(
+                "we cut over to the `dispatch.assignments.v2` topic yesterday, the old `dispatch-assignments` topic is dead."
+            ),
+            rep(Some("dispatch.assignments.v2"), "dispatch-assignments")
+        );
         assert_eq!(
             replacement("the old cmake -B build way is gone, i deleted build/.")
                 .and_then(|r| r.old),
