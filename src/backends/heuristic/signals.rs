@@ -2495,6 +2495,33 @@ mod tests {
     }
 
     #[test]
+    fn quoted_tickets_fallbacks_and_values_retired_for_good() {
+        let quoted = "ticket DSP-88:\n\n> Courier capacity rules\n> - max 12 stops per route\n> - couriers on e-bikes: max 25 kg\n> - config key: dispatch.routing.max-stops\n> Acceptance: a 13th stop returns 409\n\nimplement pls. repositories are PanacheRepository classes, no PanacheEntity active-record statics anywhere";
+        assert_eq!(
+            statements(&[quoted]),
+            [
+                "repositories are PanacheRepository classes, no PanacheEntity active-record statics anywhere"
+            ]
+        );
+        for (message, rule) in [
+            (
+                "hm, don't use @ts-ignore, ever. if there's truly no way around it, `@ts-expect-error` with a comment saying why. here the fix is the type",
+                "don't use @ts-ignore, ever. if there's truly no way around it, `@ts-expect-error` with a comment saying why.",
+            ),
+            (
+                "ok good. dayjs is gone as of this week, I removed the dependency — use date-fns everywhere",
+                "dayjs is gone as of this week, I removed the dependency — use date-fns everywhere",
+            ),
+            (
+                "per-frame scratch goes in `frame_arena`, which is reset every frame",
+                "per-frame scratch goes in `frame_arena`, which is reset every frame",
+            ),
+        ] {
+            assert_eq!(statements(&[message]), [rule], "{message}");
+        }
+    }
+
+    #[test]
     fn the_old_value_said_after_the_rule_goes_with_it() {
         assert_eq!(
             statements(&[
