@@ -544,7 +544,10 @@ fn fact_subjects(text: &str) -> Vec<String> {
             .collect();
     }
     if let Some((command, _)) = text.split_once(" reports ") {
-        return vec![format!("reports {command}")];
+        return vec![format!(
+            "reports {}",
+            reported_tool(command.trim_matches('`'))
+        )];
     }
     if let Some((what, _)) = text.split_once(" is read from ") {
         return vec![format!("read {what}")];
@@ -592,6 +595,36 @@ fn fact_subjects(text: &str) -> Vec<String> {
         })
         .map(|name| format!("port of {name}"))
         .collect()
+}
+
+/// The tool whose version a command reports: `cat .nvmrc` and `node
+/// --version` both report node's, `python3 -V` and `.python-version`
+/// python's.
+fn reported_tool(command: &str) -> String {
+    const PIN_FILES: &[(&str, &str)] = &[
+        (".nvmrc", "node"),
+        (".node-version", "node"),
+        (".python-version", "python"),
+        (".ruby-version", "ruby"),
+        (".java-version", "java"),
+        ("rust-toolchain", "rust"),
+        ("rust-toolchain.toml", "rust"),
+    ];
+    let words: Vec<&str> = command.split_whitespace().collect();
+    if words.first() == Some(&"cat")
+        && let Some((_, tool)) = words
+            .get(1)
+            .and_then(|file| PIN_FILES.iter().find(|(pin, _)| file.ends_with(pin)))
+    {
+        return (*tool).to_string();
+    }
+    let program = words
+        .first()
+        .map_or("", |w| w.rsplit('/').next().unwrap_or(w));
+    match program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.') {
+        "rustc" | "cargo" => "rust".to_string(),
+        tool => tool.to_string(),
+    }
 }
 
 /// The subject of a port a command serves on.
@@ -747,6 +780,15 @@ mod tests {
 
     #[test]
     fn facts_name_their_subjects() {
+        // A pin file and the tool itself report the same version.
+        assert_eq!(
+            fact_subjects("`cat .nvmrc` reports 18.20.4"),
+            fact_subjects("`node --version` reports v20.18.1")
+        );
+        assert_eq!(
+            fact_subjects("`cat .python-version` reports 3.11.9"),
+            fact_subjects("`python3 --version` reports Python 3.12.7")
+        );
         assert_eq!(
             fact_subjects("`pnpm dev` serves on localhost:4100"),
             ["serves on localhost:4100", "port of dev server"]
