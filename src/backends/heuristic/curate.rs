@@ -130,7 +130,7 @@ impl Current {
             retire(&mut memory.failures, &replacements, &newest);
             retire_commands(&mut memory.environment, &replacements, &newest, false);
             retire_families(memory, sessions);
-            keep_newest_facts(&mut memory.environment, &newest);
+            keep_newest_facts(&mut memory.environment, &memory.preferences, &newest);
             let mut changed = global_settings.clone();
             changed.extend(settings_in(&memory.preferences, &newest));
             changed.extend(settings_in(&memory.environment, &newest));
@@ -370,10 +370,13 @@ fn retire_commands(
 /// newer one does not name the older tool and the older one does not name
 /// the newer (so "use pnpm, not npm" is never the one dropped).
 fn retire_rivals(memory: &mut ProjectMemory, global: &[Tallied], newest: &dyn Fn(&Tallied) -> i64) {
+    // A rule names the tool, and so does a command that works with it
+    // ("run golint ./..." before `golangci-lint run ./...` worked).
     let stated: Vec<(i64, Vec<(usize, &'static str)>)> = memory
         .preferences
         .iter()
         .chain(global)
+        .chain(&memory.knowledge)
         .map(|e| (newest(e), rivals_named(&e.text)))
         .filter(|(_, r)| !r.is_empty())
         .collect();
@@ -508,19 +511,33 @@ fn tool_family(command: &str) -> Option<String> {
 
 /// Keeps, for facts about the same thing (a command's port, a tool's
 /// required version, where configuration is read from), the newest only.
-fn keep_newest_facts(facts: &mut Vec<Tallied>, newest: &dyn Fn(&Tallied) -> i64) {
+/// A newer rule about the same thing ("after the gateway change the api
+/// moved to 8088") replaces a fact too.
+fn keep_newest_facts(
+    facts: &mut Vec<Tallied>,
+    rules: &[Tallied],
+    newest: &dyn Fn(&Tallied) -> i64,
+) {
     let subjects: Vec<Vec<String>> = facts.iter().map(|f| fact_subjects(&f.text)).collect();
     let times: Vec<i64> = facts.iter().map(newest).collect();
+    let stated: Vec<(Vec<String>, i64)> = rules
+        .iter()
+        .map(|r| (fact_subjects(&r.text), newest(r)))
+        .collect();
     let mut n = 0;
     facts.retain(|_| {
         let i = n;
         n += 1;
         !subjects[i].iter().any(|subject| {
-            subjects
+            let by_fact = subjects
                 .iter()
                 .zip(&times)
                 .enumerate()
-                .any(|(j, (s, t))| j != i && s.contains(subject) && (*t, j) > (times[i], i))
+                .any(|(j, (s, t))| j != i && s.contains(subject) && (*t, j) > (times[i], i));
+            by_fact
+                || stated
+                    .iter()
+                    .any(|(s, t)| s.contains(subject) && *t > times[i])
         })
     });
 }
@@ -552,6 +569,25 @@ fn fact_subjects(text: &str) -> Vec<String> {
     if let Some((what, _)) = text.split_once(" is read from ") {
         return vec![format!("read {what}")];
     }
+    let mut subjects = port_subjects(text);
+    // "python is 3.12.7 now", "Node 18.20.4 from .nvmrc": a tool's version.
+    static TOOL_VERSION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(node|python|ruby|go|java|jdk|rust|php|elixir|erlang|deno|bun|pnpm|yarn|npm)(?: version)?(?: is| =| on)? v?\d+\.\d+").expect("valid regex")
+    });
+    for c in TOOL_VERSION.captures_iter(text) {
+        let subject = match c[1].to_ascii_lowercase().as_str() {
+            "jdk" => "reports java".to_string(),
+            tool => format!("reports {tool}"),
+        };
+        if !subjects.contains(&subject) {
+            subjects.push(subject);
+        }
+    }
+    subjects
+}
+
+/// The ports a fact names, by what serves on them.
+fn port_subjects(text: &str) -> Vec<String> {
     // "The dev server is up via `deno task dev` at http://localhost:8000/":
     // a command named with one local port (the last one named before it).
     if let [port] = local_ports(text).as_slice() {
@@ -568,7 +604,7 @@ fn fact_subjects(text: &str) -> Vec<String> {
     }
     // "web runs on :3000, admin on :3200": each named service's port.
     static NAMED_PORT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b((?:(?:dev|staging|prod|test|local|main|admin|public) )?[a-z][\w-]*)\s+(?:runs\s+|is\s+(?:up\s+)?|comes\s+up\s+|listens\s+|lives\s+|serves\s+|sits\s+|starts\s+)?on\s+(?:port\s+)?(?:https?://)?(?:localhost|127\.0\.0\.1)?:?\d{4,5}\b")
+        Regex::new(r"(?i)\b((?:(?:dev|staging|prod|test|local|main|admin|public) )?[a-z][\w-]*)\s+(?:(?:runs\s+|is\s+(?:up\s+)?|comes\s+up\s+|listens\s+|lives\s+|serves\s+|sits\s+|starts\s+)?on|(?:moved|switched|changed|went)\s+to|is\s+now\s+on)\s+(?:port\s+)?(?:https?://)?(?:localhost|127\.0\.0\.1)?:?\d{4,5}\b")
             .expect("valid regex")
     });
     NAMED_PORT
@@ -780,6 +816,19 @@ mod tests {
 
     #[test]
     fn facts_name_their_subjects() {
+        // A version said in passing, and a port a rule moves.
+        assert!(
+            fact_subjects("Understood: dev server on 5174, Node 18.20.4 from .nvmrc")
+                .contains(&"reports node".to_string())
+        );
+        assert_eq!(
+            fact_subjects("python is 3.12.7 now (.python-version)"),
+            fact_subjects("`cat .python-version` reports 3.11.9")
+        );
+        assert_eq!(
+            fact_subjects("after the gateway change the api moved to 8088."),
+            fact_subjects("api listens on 8080 (see cmd/relay/main.go)")
+        );
         // A pin file and the tool itself report the same version.
         assert_eq!(
             fact_subjects("`cat .nvmrc` reports 18.20.4"),
