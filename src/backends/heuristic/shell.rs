@@ -672,11 +672,13 @@ pub(super) fn narrows_tests(command: &str) -> bool {
         .any(|w| TEST_SELECTORS.contains(&w) || w.starts_with("-run=") || w.contains("::"))
 }
 
-/// Whether a word is a number of five digits or more (a station, ticket
-/// or record id: `--station 8443970`), which names one thing of one task.
+/// Whether a word is a number too big for a port (a station, ticket or
+/// record id: `--station 8443970`), which names one thing of one task.
 fn is_an_id(word: &str) -> bool {
     let digits = word.rsplit('=').next().unwrap_or(word);
-    digits.len() >= 5 && digits.chars().all(|c| c.is_ascii_digit())
+    digits.len() >= 5
+        && digits.chars().all(|c| c.is_ascii_digit())
+        && digits.parse::<u64>().map_or(true, |n| n > 65_535)
 }
 
 /// Whether a word pins one package version (`vite@5.4.8`, `flask==3.0.2`):
@@ -783,6 +785,7 @@ mod tests {
             "go run ./cmd/tidewatch predict --station 8443970 --days 1"
         ));
         assert!(!is_specific("go run ./cmd/tidewatch serve --port 8080"));
+        assert!(!is_specific("go run ./cmd/server --port 50051"));
         assert_eq!(
             classify(&words("mise exec -- go test ./x")),
             Some(Purpose::Tests)
