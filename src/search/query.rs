@@ -3,9 +3,10 @@
 //! The question's content words (stop words dropped) each become a group:
 //! the word and its synonyms from [`super::vocabulary`]. The index is asked
 //! for units that hold any term of any group (FTS5 stems both sides with the
-//! Porter stemmer), ranked by BM25; each candidate then scores by how much
-//! of the question it answers — the share of the groups it matches, each
-//! weighted by how rare its terms are — plus its BM25 relative to the best.
+//! Porter stemmer; in a large memory, a group most units hold is left out of
+//! this step), ranked by BM25; each candidate then scores by how much of the
+//! question it answers — the share of the groups it matches, each weighted
+//! by how rare its terms are — plus its BM25 relative to the best.
 
 use super::vocabulary::{stem, synonyms};
 use crate::error::Result;
