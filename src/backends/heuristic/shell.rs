@@ -386,7 +386,8 @@ fn starts_backing_services(compose: &[String]) -> bool {
         && services.iter().all(|s| {
             BACKING.contains(&s.as_str())
                 || s.ends_with("db")
-                || BACKING.iter().any(|b| s.ends_with(&format!("-{b}")))
+                || s.rsplit_once('-')
+                    .is_some_and(|(_, kind)| BACKING.contains(&kind))
         })
 }
 

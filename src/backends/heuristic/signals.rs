@@ -768,13 +768,11 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
         };
         // "we use cmake presets now … . the old cmake -B build way is gone":
         // the value retired goes with the rule just before it.
-        let retires_only =
-            |t: &str| replacement(t).is_some_and(|r| r.new.is_none() && r.old.is_some());
         if found.is_none()
             && let Some(last) = out.last_mut()
             && last_rule == Some(n.wrapping_sub(1))
             && !s.opening
-            && retires_only(&s.text)
+            && names_only_the_old(&s.text)
             && !poison::is_dangerous(&s.text)
         {
             last.extend(" ", s.text.trim());
@@ -808,22 +806,20 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             Some(_) if points_back && !s.opening => continue,
             _ => statement,
         };
-        // "dont use any. unknown + narrowing, always": the rule says what
-        // the bare prohibition before it is about.
         // "ansible_user is ops-bot now. svc-ansible is deprecated for us":
         // the old value goes with the new one said just before it.
-        let new_only = |t: &str| replacement(t).is_some_and(|r| r.new.is_some() && r.old.is_none());
-        let old_only = |t: &str| replacement(t).is_some_and(|r| r.new.is_none() && r.old.is_some());
         if let Some(last) = out.last_mut()
             && last_rule == Some(n.wrapping_sub(1))
             && !s.opening
-            && new_only(&last.statement)
-            && old_only(&statement)
+            && names_only_the_new(&last.statement)
+            && names_only_the_old(&statement)
         {
             last.extend(" ", &statement);
             last_rule = Some(n);
             continue;
         }
+        // "dont use any. unknown + narrowing, always": the rule says what
+        // the bare prohibition before it is about.
         let statement = match n.checked_sub(1) {
             Some(before)
                 if !s.opening
@@ -846,9 +842,7 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             retiring = None;
             continue;
         }
-        retiring = replacement(&statement)
-            .is_some_and(|r| r.new.is_none())
-            .then_some(n);
+        retiring = names_only_the_old(&statement).then_some(n);
         let statement = match n.checked_sub(1).filter(|_| !s.opening) {
             Some(before) => with_antecedent(&statement, &sentences[before].text),
             None => statement,
@@ -867,6 +861,18 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
         }
     }
     out
+}
+
+/// Whether a statement names only the value it retires ("we're removing
+/// testify", "the old cmake -B build way is gone").
+fn names_only_the_old(statement: &str) -> bool {
+    replacement(statement).is_some_and(|r| r.new.is_none() && r.old.is_some())
+}
+
+/// Whether a statement names only the value that is current now
+/// ("ansible_user is ops-bot now").
+fn names_only_the_new(statement: &str) -> bool {
+    replacement(statement).is_some_and(|r| r.new.is_some() && r.old.is_none())
 }
 
 /// Whether a sentence may become a rule because the one after it gives
