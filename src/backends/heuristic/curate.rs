@@ -10,6 +10,7 @@
 //! [`poison`]: super::poison
 
 use super::digest::{Project, Session};
+use super::envfacts::VERSION_PINS;
 use super::poison;
 use super::rawparse::ParsedMemory;
 use super::supersede::{
@@ -637,22 +638,14 @@ fn port_subjects(text: &str) -> Vec<String> {
 /// --version` both report node's, `python3 -V` and `.python-version`
 /// python's.
 fn reported_tool(command: &str) -> String {
-    const PIN_FILES: &[(&str, &str)] = &[
-        (".nvmrc", "node"),
-        (".node-version", "node"),
-        (".python-version", "python"),
-        (".ruby-version", "ruby"),
-        (".java-version", "java"),
-        ("rust-toolchain", "rust"),
-        ("rust-toolchain.toml", "rust"),
-    ];
     let words: Vec<&str> = command.split_whitespace().collect();
-    if words.first() == Some(&"cat")
-        && let Some((_, tool)) = words
-            .get(1)
-            .and_then(|file| PIN_FILES.iter().find(|(pin, _)| file.ends_with(pin)))
+    if let ["cat", file] = words.as_slice()
+        && let Some(tool) = VERSION_PINS
+            .iter()
+            .find(|(pin, _)| pin == file)
+            .and_then(|(_, tool)| *tool)
     {
-        return (*tool).to_string();
+        return tool.to_string();
     }
     let program = words
         .first()

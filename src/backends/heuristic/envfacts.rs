@@ -91,6 +91,18 @@ static ASKS_FOR_THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// Files that pin a tool's version, with the tool (`.tool-versions` pins
+/// several).
+pub(super) const VERSION_PINS: &[(&str, Option<&str>)] = &[
+    (".nvmrc", Some("node")),
+    (".node-version", Some("node")),
+    (".python-version", Some("python")),
+    (".ruby-version", Some("ruby")),
+    (".tool-versions", None),
+    (".java-version", Some("java")),
+    ("rust-toolchain", Some("rust")),
+];
+
 /// What the agent says about itself or proposes, not about the project.
 static AGENT_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:i\b|i'|let me|let's|we could|you could|you can|if\b|so\b|should i|want me|try\b)|\b(?:could|might|would|maybe|probably|perhaps|still|therefore|can be)\b|\bi'?m\b")
@@ -263,16 +275,7 @@ fn tool_version(run: &ShellRun) -> Option<String> {
         ) && words.get(1) == Some(&"current"))
         || (words.first() == Some(&"cat")
             && words.len() == 2
-            && matches!(
-                words[1],
-                ".nvmrc"
-                    | ".node-version"
-                    | ".python-version"
-                    | ".ruby-version"
-                    | ".tool-versions"
-                    | ".java-version"
-                    | "rust-toolchain"
-            ));
+            && VERSION_PINS.iter().any(|(pin, _)| *pin == words[1]));
     if !asks {
         return None;
     }
