@@ -233,10 +233,8 @@ pub(crate) fn replacements(statement: &str) -> Vec<Replacement> {
         .split([';', '—', '–', '(', ')'])
         .flat_map(|c| c.split(". "))
     {
-        if let Some(r) = replacement(clause)
-            && !out.iter().any(|o| o.old == r.old)
-        {
-            out.push(r);
+        if let Some(r) = replacement(clause) {
+            push_unless_retired(&mut out, r);
         }
     }
     // "we dropped black and isort": the second one is retired too.
@@ -262,11 +260,16 @@ pub(crate) fn replacements(statement: &str) -> Vec<Replacement> {
         })
         .collect();
     for r in named_with {
-        if !out.iter().any(|o| o.old == r.old) {
-            out.push(r);
-        }
+        push_unless_retired(&mut out, r);
     }
     out
+}
+
+/// Adds `r` unless a replacement already retires the same old value.
+fn push_unless_retired(out: &mut Vec<Replacement>, r: Replacement) {
+    if !out.iter().any(|o| o.old == r.old) {
+        out.push(r);
+    }
 }
 
 /// Whether the verb at `at` tells what a release did, not what the user
