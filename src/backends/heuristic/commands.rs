@@ -472,7 +472,14 @@ pub(crate) fn failure_fixes(runs: &[ShellRun], told: &[Told]) -> Vec<FailureFix>
         if shown.chars().count() > MAX_FIX_CHARS || out.iter().any(|f| f.failed == shown) {
             continue;
         }
-        let later = significant.iter().skip(i + 1).take(FIX_WINDOW).enumerate();
+        // What only looks around (`pnpm run` listing the scripts after
+        // "Missing script") is neither the fix nor in the way of it.
+        let later = significant
+            .iter()
+            .skip(i + 1)
+            .filter(|r| !only_looks(r))
+            .take(FIX_WINDOW)
+            .enumerate();
         let instead = later
             .filter(|(_, r)| r.status == Status::Ok)
             .find(|(offset, r)| same_intent(failed, r, *offset == 0))
@@ -568,6 +575,22 @@ fn command_was_the_problem(failed: &ShellRun, fixed: &ShellRun) -> bool {
     }
     (adds_flags(failed_core, fixed_core) && !narrows_tests(fixed_core))
         || sets_variables(failed_core, fixed_core)
+        || (failed.subcommand == fixed.subcommand
+            && suggested_by(&failed.output, failed_core, fixed_core))
+}
+
+/// Whether the failure's output suggested the command that fixed it ("To
+/// fix them run 'python manage.py makemigrations --merge'"): at least three
+/// of its first words, one of them new, quoted in the output.
+fn suggested_by(output: &str, failed: &str, fixed: &str) -> bool {
+    let words: Vec<&str> = fixed.split_whitespace().collect();
+    let quoted = (3..=words.len())
+        .take_while(|&n| output.contains(&words[..n].join(" ")))
+        .last();
+    quoted.is_some_and(|n| {
+        let before: Vec<&str> = failed.split_whitespace().collect();
+        words[..n].iter().any(|w| !before.contains(w))
+    })
 }
 
 /// Whether the fix sets environment variables the failed command did not
@@ -751,8 +774,15 @@ fn only_looks(run: &ShellRun) -> bool {
         "get",
         "inspect",
         "check-ignore",
+        "--list",
+        "-T",
+        "--tasks",
+        "tasks",
     ];
     let words = program_words(run.core.as_deref().unwrap_or(""));
+    // `pnpm run`, `npm run`: the package's scripts, listed.
+    let lists_scripts = matches!(words.as_slice(), [runner, run]
+        if run == "run" && matches!(runner.as_str(), "npm" | "pnpm" | "yarn" | "bun"));
     let looks = |i: usize| words.get(i).is_some_and(|w| LOOKING.contains(&w.as_str()));
     let nested = words.get(1).is_some_and(|w| {
         matches!(
@@ -770,7 +800,7 @@ fn only_looks(run: &ShellRun) -> bool {
                 | "simctl"
         )
     });
-    looks(1) || (nested && looks(2))
+    lists_scripts || looks(1) || (nested && looks(2))
 }
 
 /// The step a retry runs before the command itself (`export JAVA_HOME=… &&
@@ -1198,6 +1228,50 @@ mod tests {
                 .error
                 .starts_with("SQLSTATE[HY000] [2002] Connection refused")
         );
+    }
+
+    #[test]
+    fn a_listing_is_passed_over_and_a_suggested_command_is_a_fix() {
+        let scripts = [
+            call(
+                "pnpm generate",
+                1,
+                " ERR_PNPM_NO_SCRIPT  Missing script: generate\n",
+            ),
+            call(
+                "pnpm run",
+                0,
+                "Commands available via \"pnpm run\":\n  gen:api\n    openapi-typescript ../contract/openapi.yaml -o src/api/generated/schema.d.ts\n",
+            ),
+            call("pnpm gen:api", 0, "✨ openapi-typescript 7.4.1\n"),
+        ];
+        let fixes = failure_fixes(&shell_runs(scripts.iter()), &[]);
+        assert_eq!(fixes.len(), 1);
+        assert_eq!(fixes[0].fixed, "pnpm gen:api");
+        let merge = [
+            call(
+                "python manage.py makemigrations ledger",
+                1,
+                "CommandError: Conflicting migrations detected; multiple leaf nodes in the migration graph: (0042_a, 0042_b in ledger).\nTo fix them run 'python manage.py makemigrations --merge'\n",
+            ),
+            call(
+                "python manage.py makemigrations --merge --noinput",
+                0,
+                "Created new merge migration ledger/migrations/0043_merge.py\n",
+            ),
+        ];
+        let fixes = failure_fixes(&shell_runs(merge.iter()), &[]);
+        assert_eq!(fixes.len(), 1);
+        assert_eq!(
+            fixes[0].fixed,
+            "python manage.py makemigrations --merge --noinput"
+        );
+        // A different test run passing is no fix, suggested or not.
+        let tests = [
+            call("pytest tests/test_a.py", 1, "FAILED tests/test_a.py::t\n"),
+            call("pytest tests/test_b.py", 0, "1 passed\n"),
+        ];
+        assert!(failure_fixes(&shell_runs(tests.iter()), &[]).is_empty());
     }
 
     #[test]
