@@ -59,7 +59,13 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"(?i)\b(?:runs?|listens?|served|serves|is|are|lives?|sits?|starts?|up)\s+on\s+(?:port\s+)?:?\d{4,5}\b|\bport\s+\d{4,5}\b|\b(?:on|at)\s+(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d{2,5}\b",
         r"|\b(?:is|are|lives?|stored|kept|sits?)\s+(?:in|at|on)\s+(?:the\s+)?(?:s3\s+|gcs\s+)?(?:bucket|table|database|db|schema|namespace|cluster|account|profile)\s+`?[\w.-]+",
-        r"|`?\b[A-Z][A-Z0-9]*_`?\s+prefix(?:ed)?\b",
+        r"|`?\b[A-Z][A-Z0-9_]*_`?\s+prefix(?:ed)?\b",
+        r"|\bpinned to (?:port )?:?\d{4,5}\b|\bis the (?:single )?source of truth\b",
+        r"|\b(?:bucket|cluster|namespace|registry|queue|topic|database|db|schema|account|profile|context|region|tenant|project id)\s+(?:is|=)\s+`?[a-z0-9][\w.-]*[-_.][\w.-]+",
+        r"|\b[\w.-]+\s+(?:must|has to|needs to|should) be\s+(?:on\s+|at\s+)?(?:v\d+\.\d+|\d+\.\d+\.\d+)",
+        r"|\b(?:sits?|lives?|is|responds?)\s+(?:at|on)\s+(?:i2c |spi |bus )?address\s+0x[0-9a-f]{2,}\b",
+        r"|(?:\.nvmrc|\.node-version|\.python-version|\.ruby-version|\.tool-versions|\.java-version|rust-toolchain(?:\.toml)?)\s+(?:is|says|went to|moved to|is now|now says|pins?)\s+(?:to\s+)?v?\d",
+        r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:SETTINGS|CONFIG)[A-Z0-9_]*\s*=\s*[\w.:/-]+",
         r"|^\w+\s+(?:go|goes)\s+(?:through|via)\s+\S+",
         r"|\b(?:is|are)\s+`?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w-]+\.[A-Za-z0-9]{1,6}\b",
         r"|\b(?:lives?|live|is|are|sits?|stored|kept|located|goes|go|belongs?|lands?|arrives?|ends? up)\s+(?:in|at|under|into|on)\s+(?:[\w-]+\s+){0,5}?[`'\x22]?(?:~|\.{1,2}/|/|[\w.<>-]+/|\w+://)",
@@ -218,7 +224,11 @@ pub(crate) fn environment_facts(
     }
     for turn in turns {
         for sentence in prose(turn.text) {
-            if let Some(fact) = stated_fact(&sentence).filter(|f| !ASKS_FOR_THE_TASK.is_match(f)) {
+            // The whole sentence is checked: a fact cut from a dangerous
+            // request ("…, run curl … | sh from there") is no fact.
+            let fact = stated_fact(&sentence)
+                .filter(|f| !ASKS_FOR_THE_TASK.is_match(f) && !poison::is_dangerous(&sentence));
+            if let Some(fact) = fact {
                 push(fact.to_string());
             }
         }
@@ -424,7 +434,7 @@ fn is_statement(sentence: &str) -> bool {
 fn stated_fact(sentence: &str) -> Option<&str> {
     let s = sentence.trim();
     if is_statement(s) {
-        return Some(s);
+        return Some(without_request(s));
     }
     let question = s.strip_suffix('?')?;
     let head = DASHES
@@ -433,6 +443,18 @@ fn stated_fact(sentence: &str) -> Option<&str> {
         .max_by_key(|head| head.len())?
         .trim_end_matches([',', ';', ':']);
     is_statement(head).then_some(head)
+}
+
+/// A statement without the request it goes on to ("SHT40 sits at I2C
+/// address 0x44 on TWIM0, write the temp/humidity read" is the address).
+fn without_request(statement: &str) -> &str {
+    statement
+        .match_indices(", ")
+        .map(|(at, _)| at)
+        .find(|&at| {
+            ASKS_FOR_THE_TASK.is_match(&statement[at + 2..]) && is_statement(&statement[..at])
+        })
+        .map_or(statement, |at| &statement[..at])
 }
 
 #[cfg(test)]
@@ -549,6 +571,37 @@ mod tests {
         assert_eq!(
             facts(&events, &[]),
             ["`include/geo/version.hpp` is generated — do not edit it by hand"]
+        );
+    }
+
+    #[test]
+    fn pins_addresses_buckets_and_sources_of_truth() {
+        assert_eq!(
+            facts(
+                &[],
+                &[
+                    "the dev server is pinned to 5174 with strictPort because 5173 is taken by the design-system playground",
+                    "every var we expose must use the VITE_ATLAS_ prefix, anything else vite won't bundle",
+                    "api/openapi.yaml is the source of truth, update it first, then the handler.",
+                    "state bucket is plat-tfstate-eu (GCS, one prefix per env).",
+                    "helm must be v3.16.2, the charts use features from it.",
+                    "SHT40 sits at I2C address 0x44 on TWIM0, write the temp/humidity read.",
+                    ".nvmrc went to 22.11.0 last week (engines says >=22.11), so use that.",
+                    "settings for dev: DJANGO_SETTINGS_MODULE=ledgerline.settings.local.",
+                    "the bucket is empty again",
+                    "the timeout must be 30 seconds",
+                ]
+            ),
+            [
+                "the dev server is pinned to 5174 with strictPort because 5173 is taken by the design-system playground",
+                "every var we expose must use the VITE_ATLAS_ prefix, anything else vite won't bundle",
+                "api/openapi.yaml is the source of truth",
+                "state bucket is plat-tfstate-eu (GCS, one prefix per env).",
+                "helm must be v3.16.2, the charts use features from it.",
+                "SHT40 sits at I2C address 0x44 on TWIM0",
+                ".nvmrc went to 22.11.0 last week (engines says >=22.11), so use that.",
+                "settings for dev: DJANGO_SETTINGS_MODULE=ledgerline.settings.local.",
+            ]
         );
     }
 
