@@ -30,7 +30,7 @@ const SAME_REQUEST: f64 = 0.5;
 
 /// A rule the user says holds in every project.
 static GLOBAL_RULE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:in|for|across|on) (?:every|all|any)(?: of)?(?: my| our| the)? (?:repos?|repository|repositories|projects?|codebases?|workspaces?)\b|\beverywhere\b|\bglobally\b|\bwhatever (?:the )?(?:repo|project)\b|\bno matter (?:the|which) (?:repo|project)\b|\bwherever\b|\b(?:in|as in|like in) my other (?:projects|repos|repositories)\b|\bsame (?:rule )?as (?:in )?my other\b|\bprojects? of mine\b|\brepos? of mine\b|\brepositor(?:y|ies) of mine\b|\b(?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?) (?:i|we) (?:touch|work on|own|maintain|write)\b|\bacross the board\b|\bnot (?:only|just) (?:in )?this (?:repo|repository|project|codebase)\b|\ball (?:of )?my (?:repos?|repositories|projects?|codebases?|stuff|code)\b|\bin general, in all\b")
+    Regex::new(r"(?i)\b(?:in|for|across|on) (?:every|all|any)(?: of)?(?: my| our| the)? (?:repos?|repository|repositories|projects?|codebases?|workspaces?|machines?|computers?|boxes)\b|\beverywhere\b|\bglobally\b|\bwhatever (?:the )?(?:repo|project)\b|\bno matter (?:the|which) (?:repo|project)\b|\bwherever\b|\b(?:in|as in|like in) my other (?:projects|repos|repositories)\b|\bsame (?:rule )?as (?:in )?my other\b|\bprojects? of mine\b|\brepos? of mine\b|\brepositor(?:y|ies) of mine\b|\b(?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?) (?:i|we) (?:touch|work on|own|maintain|write)\b|\bacross the board\b|\bnot (?:only|just) (?:in )?this (?:repo|repository|project|codebase)\b|\ball (?:of )?my (?:repos?|repositories|projects?|codebases?|stuff|code)\b|\bin general, in all\b")
         .expect("valid regex")
 });
 
@@ -169,11 +169,21 @@ fn project_memory(sessions: &[Session], members: &[usize]) -> ProjectMemory {
     knowledge.retain(|e| {
         e.members.len() >= RECURRING || KNOWLEDGE.is_match(&e.text) || names_a_bare_task(&e.text)
     });
+    // A sentence kept as a rule is not repeated as a fact about the project
+    // ("for the record DJANGO_SETTINGS_MODULE=… for anything you run by hand").
+    let rules: Vec<String> = preferences.iter().map(|p| norm_key(&p.text)).collect();
+    let mut environment = bullets(|m| &m.environment);
+    environment.retain(|e| {
+        let fact = norm_key(&e.text);
+        !rules
+            .iter()
+            .any(|rule| rule.contains(&fact) || (fact.contains(rule.as_str()) && rule.len() >= 20))
+    });
     ProjectMemory {
         preferences,
         knowledge,
         failures: bullets(|m| &m.failures),
-        environment: bullets(|m| &m.environment),
+        environment,
     }
 }
 
@@ -525,22 +535,61 @@ fn keep_newest_facts(
         .iter()
         .map(|r| (fact_subjects(&r.text), newest(r)))
         .collect();
+    let superseded = |i: usize, subject: &String| {
+        let by_fact = subjects
+            .iter()
+            .zip(&times)
+            .enumerate()
+            .any(|(j, (s, t))| j != i && s.contains(subject) && (*t, j) > (times[i], i));
+        by_fact
+            || stated
+                .iter()
+                .any(|(s, t)| s.contains(subject) && *t > times[i])
+    };
     let mut n = 0;
-    facts.retain(|_| {
+    facts.retain_mut(|fact| {
         let i = n;
         n += 1;
-        !subjects[i].iter().any(|subject| {
-            let by_fact = subjects
-                .iter()
-                .zip(&times)
-                .enumerate()
-                .any(|(j, (s, t))| j != i && s.contains(subject) && (*t, j) > (times[i], i));
-            by_fact
-                || stated
-                    .iter()
-                    .any(|(s, t)| s.contains(subject) && *t > times[i])
-        })
+        let old: Vec<&String> = subjects[i].iter().filter(|s| superseded(i, s)).collect();
+        if old.is_empty() {
+            return true;
+        }
+        // "dev server on 5174, Node 18.20.4 from .nvmrc" once the node
+        // version changed: the clauses about what is still current stay.
+        match without_clauses_about(&fact.text, &old) {
+            Some(rest) => {
+                fact.text = rest;
+                true
+            }
+            None => false,
+        }
     });
+}
+
+/// A fact without its clauses about `subjects`, when what is left is about
+/// something else.
+fn without_clauses_about(text: &str, subjects: &[&String]) -> Option<String> {
+    let mut kept = String::new();
+    let mut dropped = false;
+    for (i, clause) in text.split_inclusive([',', ';']).enumerate() {
+        let about = fact_subjects(clause);
+        if subjects.iter().any(|s| about.contains(s)) {
+            dropped = true;
+            continue;
+        }
+        if i > 0 && kept.is_empty() {
+            kept.push_str(clause.trim_start());
+        } else {
+            kept.push_str(clause);
+        }
+    }
+    let kept = kept.trim().trim_end_matches([',', ';']).trim_end();
+    let rest_subjects = fact_subjects(kept);
+    (dropped
+        && kept.split_whitespace().count() >= 3
+        && !rest_subjects.is_empty()
+        && !subjects.iter().any(|s| rest_subjects.contains(s)))
+    .then(|| kept.to_string())
 }
 
 /// What a fact is about, for the newest-wins rule: a port (whatever serves
@@ -571,6 +620,7 @@ fn fact_subjects(text: &str) -> Vec<String> {
         return vec![format!("read {what}")];
     }
     let mut subjects = port_subjects(text);
+    subjects.extend(named_resources(text));
     // "python is 3.12.7 now", "Node 18.20.4 from .nvmrc": a tool's version.
     static TOOL_VERSION: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?i)\b(node|python|ruby|go|java|jdk|rust|php|elixir|erlang|deno|bun|pnpm|yarn|npm)(?: version)?(?: is| =| on)? v?\d+\.\d+").expect("valid regex")
@@ -585,6 +635,30 @@ fn fact_subjects(text: &str) -> Vec<String> {
         }
     }
     subjects
+}
+
+/// The named resources a fact gives a name to ("kubectl against staging:
+/// context is gke-plat-stg", "the staging kube context got renamed, it's
+/// plat-staging-eu now"), by kind and the environment they belong to.
+fn named_resources(text: &str) -> Vec<String> {
+    static NAMED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(bucket|cluster|namespace|registry|context|region|queue|topic|schema|account|profile|tenant)\s+(?:is now|is|=|got renamed|was renamed|renamed|changed|moved)\b")
+            .expect("valid regex")
+    });
+    static ENVIRONMENT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(staging|stage|prod|production|dev|development|test|qa|local|preview)\b")
+            .expect("valid regex")
+    });
+    let environment = ENVIRONMENT
+        .captures(text)
+        .map(|c| format!(" of {}", c[1].to_ascii_lowercase()))
+        .unwrap_or_default();
+    let mut out: Vec<String> = NAMED
+        .captures_iter(text)
+        .map(|c| format!("name of {}{environment}", c[1].to_ascii_lowercase()))
+        .collect();
+    out.dedup();
+    out
 }
 
 /// The ports a fact names, by what serves on them.
@@ -733,6 +807,7 @@ mod tests {
             "A general rule first, valid for every repository of mine: plan first",
             "this applies to every repository I touch: conventional commits",
             "across the board: timestamps in UTC",
+            "my shell is fish on every machine",
         ] {
             assert!(GLOBAL_RULE.is_match(text), "{text}");
         }
@@ -742,6 +817,42 @@ mod tests {
             HERE_ONLY.is_match("use @onready vars — that's how this codebase does it, everywhere")
         );
         assert!(!GLOBAL_RULE.is_match("that goes for the whole crate, not just this fn"));
+    }
+
+    #[test]
+    fn a_newer_fact_retires_only_the_clause_it_replaces() {
+        let fact = |text: &str, session: usize| Tallied {
+            text: text.to_string(),
+            members: vec![session],
+        };
+        let mut facts = vec![
+            fact(
+                "Understood: dev server on 5174 (strictPort), Node 18.20.4 from .nvmrc; mixins untouched.",
+                0,
+            ),
+            fact("Node 18.20.4 per .nvmrc", 0),
+            fact("`node -v` reports v22.11.0", 1),
+        ];
+        keep_newest_facts(&mut facts, &[], &|t: &Tallied| t.members[0] as i64);
+        let texts: Vec<&str> = facts.iter().map(|f| f.text.as_str()).collect();
+        let mut named = vec![
+            fact("kubectl against staging: context is gke-plat-stg.", 0),
+            fact("prod context is gke-plat-prod", 0),
+        ];
+        let renamed = [fact(
+            "the staging kube context got renamed, it's plat-staging-eu now",
+            1,
+        )];
+        keep_newest_facts(&mut named, &renamed, &|t: &Tallied| t.members[0] as i64);
+        assert_eq!(named.len(), 1);
+        assert_eq!(named[0].text, "prod context is gke-plat-prod");
+        assert_eq!(
+            texts,
+            [
+                "Understood: dev server on 5174 (strictPort), mixins untouched.",
+                "`node -v` reports v22.11.0"
+            ]
+        );
     }
 
     #[test]

@@ -223,7 +223,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:that'?s|this is) how (?:the whole|our|this|the) (?:repo|repository|codebase|project|team|app|crate|package) (?:does|do|writes|handles|builds|tests)\b|^(?:everything|anything|every \w+|all \w+)[\w\s-]{0,30}\b(?:has to|have to|must|needs? to) be\b|^(?:everything|anything|every \w+|all \w+)\b[\w\s-]{0,40}\b(?:goes|go|must go|has to go|should go) through\b|^(?:the\s+)?[a-z][\w-]*s only (?:ever )?(?:talk|call|use|touch|go|read|write|return|depend|import|hit)s?\b|\b(?:same as|like) everything else\b|\bonly ever\b|\b(?:we(?:'re| are)|it'?s) on (?:`[^`]+`|[\w.+/-]+) v?\d[\w.]* now\b|\bit'?s ~/[\w./-]+ now\b|\b(?:every|each) (?:resource|file|module|service|endpoint|handler|component|test|function|model|table|migration|commit|pr|page|route|dag|job|stack|env|lambda|bucket|class|script)s? (?:needs?|requires?|must|should|has to|gets?)\b|\bfor everything\b|\bonly (?:in )?here\b|^[\w-]+(?: [\w-]+)?\s+(?:goes|go|lives?|belongs?)\s+(?:in|into|under)\s+`|\bthe (?:[\w-]+ ){0,2}(?:loop|command|cmd|script|target|task) (?:here )?is\s+`|\bwhile (?:you(?:'re| are)? )?iterat(?:e|ing)\b|\bon purpose\b|\bby design\b|^(?:all|every) (?:endpoints?|handlers?|routes?|functions?|components?|views?|models?|services?|migrations?|queries|modules)\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b[a-z]+s\s+are\s+(?:written|done|run|built|managed|handled|styled|formatted|declared|validated|kept|stored|named|tested)\s+(?:with|in|by|using|through|via)\b|\bnot now,? not ever\b|\bnot ever\b|\b(?:got|was|were|has been|have been) replaced (?:by|with)\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to|needs?|require|requires)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^(?:linting|formatting|testing|type-?checking|deploying|packaging) (?:here|in this (?:repo|project)) is (?:done (?:with|by|through) )?(?:`[^`]+`|[\w.+/-]+)|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bit'?s (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/+]\w[\w.\-/+]*) now\b|\b(?:we'?re|we are) off (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/]\w[\w.\-/]*)|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|\b(?:just a|a|friendly) reminder\b|^reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:that'?s|this is) how (?:the whole|our|this|the) (?:repo|repository|codebase|project|team|app|crate|package) (?:does|do|writes|handles|builds|tests)\b|^(?:everything|anything|every \w+|all \w+)[\w\s-]{0,30}\b(?:has to|have to|must|needs? to) be\b|^(?:everything|anything|every \w+|all \w+)\b[\w\s-]{0,40}\b(?:goes|go|must go|has to go|should go) through\b|^(?:the\s+)?[a-z][\w-]*s only (?:ever )?(?:talk|call|use|touch|go|read|write|return|depend|import|hit)s?\b|\b(?:same as|like) everything else\b|\bonly ever\b|\b(?:we(?:'re| are)|it'?s) on (?:`[^`]+`|[\w.+/-]+) v?\d[\w.]* now\b|\bit'?s ~/[\w./-]+ now\b|\b(?:every|each) (?:resource|file|module|service|endpoint|handler|component|test|function|model|table|migration|commit|pr|page|route|dag|job|stack|env|lambda|bucket|class|script)s? (?:needs?|requires?|must|should|has to|gets?)\b|\bfor everything\b|\bonly (?:in )?here\b|^[\w-]+(?: [\w-]+)?\s+(?:goes|go|lives?|belongs?)\s+(?:in|into|under)\s+`|\bthe (?:[\w-]+ ){0,2}(?:loop|command|cmd|script|target|task) (?:here )?is\s+`|\bwhile (?:you(?:'re| are)? )?iterat(?:e|ing)\b|\bon purpose\b|\bby design\b|^(?:all|every) (?:endpoints?|handlers?|routes?|functions?|components?|views?|models?|services?|migrations?|queries|modules)\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b[a-z]+s\s+are\s+(?:written|done|run|built|managed|handled|styled|formatted|declared|validated|kept|stored|named|tested)\s+(?:with|in|by|using|through|via)\b|\bnot now,? not ever\b|\bnot ever\b|\b(?:got|was|were|has been|have been) replaced (?:by|with)\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to|needs?|require|requires)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^(?:linting|formatting|testing|type-?checking|deploying|packaging) (?:here|in this (?:repo|project)) is (?:done (?:with|by|through) )?(?:`[^`]+`|[\w.+/-]+)|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated) (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bit'?s (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/+]\w[\w.\-/+]*) now\b|\b(?:we'?re|we are) off (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/]\w[\w.\-/]*)|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|^(?:please\s+)?use\s+[^,]{2,60},\s*no\s+[\w\s<>:.()-]{2,40}[.!]*$|\b(?:just a|a|friendly) reminder\b|^reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going) (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -461,7 +461,19 @@ static NO_AT_ALL: LazyLock<Regex> = LazyLock::new(|| {
 /// "Data.Text everywhere.": a two-word rule (a bare word before "only" or
 /// "always" still has to name its object, so "pnpm only." is no rule).
 static TERSE_RULE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^[\w.+/-]*[a-z][\w.+/-]* (?:everywhere|always|only|exclusively)[.!]*$")
+    Regex::new(r"(?i)^[\w.+/-]*[a-z][\w.+/-]*,? (?:everywhere|always|only|exclusively)[.!]*$")
+        .expect("valid regex")
+});
+
+/// "component files are PascalCase": how a kind of thing is named.
+static NAMING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:[\w-]+\s+){0,2}(?:files?|file names|names|components?|classes|class names|functions|methods|variables|columns|fields|keys|tables|branches|branch names|modules|directories|folders|types|constants|props|hooks|routes|endpoints|ids|tags|labels|topics|queues|resources)\s+(?:are|must be|should be|have to be|stay|are always|are all|use)\s+(?:all\s+)?(?-i:PascalCase|camelCase|snake_case|kebab-case|SCREAMING_SNAKE_CASE|UPPER_SNAKE_CASE|UpperCamelCase|lowerCamelCase|lowercase|lower-case|UPPERCASE)\b")
+        .expect("valid regex")
+});
+
+/// "my shell is fish on every machine": how the user's own setup is.
+static USER_SETUP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:^|:\s*)my (?:login )?(?:shell|editor|terminal|os|operating system|keyboard layout|time ?zone|locale) is\s+\S")
         .expect("valid regex")
 });
 
@@ -525,7 +537,7 @@ static NOT_JUST_NOW: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "don't" aimed at one thing of the task: "don't touch that file".
 static DONT_THIS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:please\s+)?(?:don'?t|do not|dont|avoid)\s+(?:\w+\s+){0,2}?(?:it|this|that|these|those|them|there|anything else)\b")
+    Regex::new(r"(?i)^(?:please\s+)?(?:don'?t|do not|dont|avoid)\s+(?:\w+\s+){0,2}?(?:it|this|that|these|those|them|there|anything else)\b|^(?:please\s+)?(?:don'?t|do not|dont)\s+(?:include|add|mention|show|list|print|keep)\s+the\s+(?:[\w-]+\s+){0,2}(?:section|part|paragraph|bit|table|column|chart|step|line|field|header|footer|row|block|slide|tab|page|button)s?\b")
         .expect("valid regex")
 });
 
@@ -1455,6 +1467,9 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     if COMMAND_LABEL.is_match(s) {
         return Some((Kind::Rule, s.to_string()));
     }
+    if let Some(n) = NAMING.find(&m).or_else(|| USER_SETUP.find(&m)) {
+        return Some((Kind::Rule, focus_clause(s, n.start())));
+    }
     // "dayjs is gone as of this week — use date-fns everywhere", "the old
     // `dispatch-assignments` topic is dead": a value retired for good.
     if RETIRED_WORD.is_match(&m)
@@ -1756,6 +1771,43 @@ mod tests {
             statements(&["always run the linter first", "never force-push to main"]).len(),
             2
         );
+    }
+
+    #[test]
+    fn naming_conventions_setups_and_terse_rules() {
+        assert_eq!(
+            statements(&[
+                "component files are PascalCase, so rename legend-panel.vue to LegendPanel.vue."
+            ]),
+            ["component files are PascalCase, so rename legend-panel.vue to LegendPanel.vue."]
+        );
+        assert_eq!(
+            statements(&[
+                "and a general thing: my shell is fish on every machine, so give me fish-compatible commands"
+            ]),
+            [
+                "a general thing: my shell is fish on every machine, so give me fish-compatible commands"
+            ]
+        );
+        assert_eq!(
+            statements(&["var.project_id, everywhere."]),
+            ["var.project_id, everywhere."]
+        );
+        assert_eq!(
+            statements(&[
+                "use embassy-time Timer::after_millis for the delay, no busy loops with cortex_m::asm::delay."
+            ]),
+            [
+                "use embassy-time Timer::after_millis for the delay, no busy loops with cortex_m::asm::delay."
+            ]
+        );
+        for task in [
+            "don't include the drift section.",
+            "the file names are wrong",
+            "my laptop is slow today",
+        ] {
+            assert!(statements(&[task]).is_empty(), "{task}");
+        }
     }
 
     #[test]
