@@ -129,8 +129,9 @@ pub(crate) fn told_commands(events: &[&Event]) -> Vec<Told> {
         if !asks {
             continue;
         }
-        for span in m.text.split('`').skip(1).step_by(2) {
+        for span in quoted_commands(&m.text) {
             let span = span.trim();
+            let span = span.strip_prefix("$ ").unwrap_or(span);
             let looks_like_command = span.contains(' ')
                 && span.starts_with(|c: char| c.is_ascii_alphabetic() || c == '.')
                 && span.chars().count() <= MAX_FIX_CHARS
@@ -141,6 +142,29 @@ pub(crate) fn told_commands(events: &[&Event]) -> Vec<Told> {
                     command: span.to_string(),
                 });
             }
+        }
+    }
+    out
+}
+
+/// What a message quotes as code: `inline spans`, the lines of fenced
+/// blocks (after their language tag) and of blocks indented four spaces.
+fn quoted_commands(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for (i, part) in text.split("```").enumerate() {
+        if i % 2 == 1 {
+            let body = part.split_once('\n').map_or("", |(_, body)| body);
+            out.extend(body.lines().filter(|l| !l.trim().is_empty()));
+            continue;
+        }
+        out.extend(part.split('`').skip(1).step_by(2));
+        let mut after_blank = true;
+        for line in part.lines() {
+            if after_blank && (line.starts_with("    ") || line.starts_with('\t')) {
+                out.push(line);
+                continue;
+            }
+            after_blank = line.trim().is_empty();
         }
     }
     out
@@ -1227,6 +1251,33 @@ mod tests {
             fixes[0]
                 .error
                 .starts_with("SQLSTATE[HY000] [2002] Connection refused")
+        );
+    }
+
+    #[test]
+    fn commands_the_agent_asks_for_in_code_blocks_are_told() {
+        let ask = |text: &str| {
+            Event::Message(crate::sources::Message {
+                role: Role::Assistant,
+                text: text.into(),
+                phase: None,
+                at: None,
+                line: 1,
+                citation: None,
+            })
+        };
+        let indented = ask(
+            "The repo ships udev rules; please run (needs sudo):\n\n    sudo cp tools/69-probe-rs.rules /etc/udev/rules.d/ && sudo udevadm trigger\n\nthen replug the board.",
+        );
+        let fenced = ask("Please run this:\n```bash\n$ sudo usermod -aG dialout tomasz\n```");
+        let told = told_commands(&[&indented, &fenced]);
+        let commands: Vec<&str> = told.iter().map(|t| t.command.as_str()).collect();
+        assert_eq!(
+            commands,
+            [
+                "sudo cp tools/69-probe-rs.rules /etc/udev/rules.d/ && sudo udevadm trigger",
+                "sudo usermod -aG dialout tomasz"
+            ]
         );
     }
 
