@@ -243,7 +243,7 @@ fn told_fix(reply: &str) -> Option<String> {
             .expect("valid regex")
     });
     static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:added|set|applied|installed|changed|pinned|removed|deleted|enabled|disabled|granted|exported|registered|created|bumped|downgraded)\b")
+        Regex::new(r"(?i)\b(?:added|set|applied|installed|changed|pinned|removed|deleted|enabled|disabled|granted|exported|registered|created|bumped|downgraded)\b|\b(?:building|built|rebuilt|running|compiling) (?:it |them )?(?:from|with|using|against)\b")
             .expect("valid regex")
     });
     static WORKED: LazyLock<Regex> = LazyLock::new(|| {
@@ -1334,6 +1334,10 @@ mod tests {
         assert!(
             told_fix("Spark on Java 17 needs `--add-opens=java.base/sun.nio.ch=ALL-UNNAMED`, otherwise StorageUtils can't reach DirectBuffer. Added it to the driver options in `bin/run-local.sh`. The run completes: 24 hourly rows.")
                 .is_some_and(|f| f.contains("--add-opens"))
+        );
+        assert_eq!(
+            told_fix("The build container has no network, so module download failed. Building from the vendor dir with `GOFLAGS=-mod=vendor` works.").as_deref(),
+            Some("The build container has no network, so module download failed → Building from the vendor dir with `GOFLAGS=-mod=vendor` works.")
         );
         assert_eq!(
             told_fix("The tests failed. I added `x` to the list."),
