@@ -25,7 +25,7 @@ static NEW_NOT_OLD: LazyLock<Regex> = LazyLock::new(|| {
 /// "from Y to X" shapes: (old, new).
 static FROM_OLD_TO_NEW: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:switch(?:ed|ing)?|move[ds]?|moving|migrat(?:e|ed|ing)|chang(?:e|ed|ing)|went|gone|go(?:ing)?)\s+(?:over\s+)?from\s+{TOOL}\s+to\s+{TOOL}"
+        r"(?i)\b(?:switch(?:ed|ing)?|move[ds]?|moving|migrat(?:e|ed|ing)|chang(?:e|ed|ing)|went|gone|go(?:ing)?)\s+(?:(?:the|our|my)\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:over\s+)?from\s+{TOOL}\s+to\s+{TOOL}"
     ))
     .expect("valid regex")
 });
@@ -473,6 +473,10 @@ mod tests {
         assert_eq!(
             replacement("we switched from black to `ruff format` last week"),
             rep(Some("ruff format"), "black")
+        );
+        assert_eq!(
+            replacement("I moved the inventory from hosts.ini to inventories/home/hosts.yml"),
+            rep(Some("inventories/home/hosts.yml"), "hosts.ini")
         );
         assert_eq!(
             replacement("run tests with `just test` instead of make test"),
