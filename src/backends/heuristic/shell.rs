@@ -644,7 +644,37 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
         "nixos-rebuild" | "darwin-rebuild" | "home-manager" => {
             by_sub(&[("build", Purpose::Build), ("dry-build", Purpose::Build)])
         }
-        other => purpose_of_tool(other),
+        other => purpose_of_tool(other).or_else(|| purpose_of_subcommand(rest, &sub)),
+    }
+}
+
+/// What a program with no table of its own does, by a subcommand whose
+/// name is a plain verb of the trade (`flutter test`, `cabal build`, `sbt
+/// compile`, `xcodebuild test`, `dart analyze`, `pod install`, `flutter pub
+/// get`): "test" or "build" inside another word (`contest`) is no verb, and
+/// an install or a run of a named thing (`brew install ffmpeg`, `kubectl
+/// run debug`) is one task's.
+fn purpose_of_subcommand(rest: &[String], sub: &str) -> Option<Purpose> {
+    let after: Vec<&String> = rest
+        .iter()
+        .skip_while(|w| w.as_str() != sub)
+        .skip(1)
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    let alone = after.is_empty();
+    match sub {
+        "test" | "tests" | "e2e" | "bench" => Some(Purpose::Tests),
+        "build" | "compile" | "assemble" | "package" => Some(Purpose::Build),
+        "lint" | "analyze" | "analyse" => Some(Purpose::Lint),
+        "fmt" | "format" => Some(Purpose::Format),
+        "typecheck" | "type-check" => Some(Purpose::Typecheck),
+        "check" | "verify" => Some(Purpose::Check),
+        "install" | "restore" | "sync" | "bootstrap" if alone => Some(Purpose::Install),
+        "pub" | "deps" if after.first().is_some_and(|w| *w == "get") && after.len() == 1 => {
+            Some(Purpose::Install)
+        }
+        "serve" | "dev" | "start" | "run" if alone => Some(Purpose::Run),
+        _ => None,
     }
 }
 
@@ -678,6 +708,8 @@ pub(super) fn narrows_tests(command: &str) -> bool {
         "--testPathPattern",
         "-R",
         "--tests-regex",
+        "--select",
+        "--models",
     ];
     command
         .split_whitespace()
@@ -732,6 +764,28 @@ mod tests {
             segments("cd web && pnpm test 2>&1 | tail -20; echo 'a;b'"),
             vec!["cd web", "pnpm test", "echo 'a;b'"]
         );
+    }
+
+    #[test]
+    fn programs_without_a_table_are_classified_by_their_verb() {
+        for (command, purpose) in [
+            ("flutter test", Some(Purpose::Tests)),
+            ("cabal build all", Some(Purpose::Build)),
+            ("sbt compile", Some(Purpose::Build)),
+            (
+                "xcodebuild test -scheme PantryPal -destination 'platform=iOS Simulator,name=iPhone 16'",
+                Some(Purpose::Tests),
+            ),
+            ("dart analyze", Some(Purpose::Lint)),
+            ("pod install", Some(Purpose::Install)),
+            ("flutter pub get", Some(Purpose::Install)),
+            ("flutter run", Some(Purpose::Run)),
+            ("brew install ffmpeg", None),
+            ("kubectl run debug --image=busybox", None),
+            ("codeforces contest 1900", None),
+        ] {
+            assert_eq!(classify(&words(command)), purpose, "{command}");
+        }
     }
 
     #[test]
