@@ -759,15 +759,36 @@ fn prerequisite_step(failed: &ShellRun, later: &[&ShellRun], told: &[Told]) -> O
         .iter()
         .rev()
         .filter(|r| r.status == Status::Ok && !is_retry(r) && prepares(r) && !only_looks(r))
-        .filter_map(|r| r.core.as_deref())
-        .find(|c| normalise(c) != core && c.chars().count() <= MAX_FIX_CHARS && !c.contains("<<"))
-        .map(str::to_string);
+        .filter_map(|r| whole_step(r))
+        .find(|c| normalise(c) != core && c.chars().count() <= MAX_FIX_CHARS && !c.contains("<<"));
     // A command the user ran themselves, or told the agent to, in between
     // ("`sudo systemctl start docker`, done. again").
     let between = |t: &&Told| t.position > failed.position && t.position < window[retry].position;
     step.or_else(|| told.iter().rev().find(between).map(|t| t.command.clone()))
         // `export JAVA_HOME=… && ./gradlew test`: the step is part of the retry.
         .or_else(|| step_in(window[retry]).map(str::to_string))
+}
+
+/// A step as it was run, without moving around and looking
+/// (`cd ios && pod repo update && pod install && cd ..` is `pod repo update
+/// && pod install`), or its core when that is too long.
+fn whole_step(run: &ShellRun) -> Option<String> {
+    let core = run.core.as_deref()?;
+    let doing: Vec<String> = segments(&run.command)
+        .into_iter()
+        .filter(|seg| {
+            let program = program_words(seg).into_iter().next().unwrap_or_default();
+            !is_exploration(&program_name(&program))
+        })
+        .collect();
+    let whole = doing.join(" && ");
+    Some(
+        if doing.len() > 1 && whole.chars().count() <= MAX_FIX_CHARS {
+            whole
+        } else {
+            core.to_string()
+        },
+    )
 }
 
 /// Whether a command only inspects (`fnm list`, `docker compose ps`,

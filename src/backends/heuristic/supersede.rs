@@ -55,6 +55,12 @@ static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// "don't ever run pod install again": (old).
+static NEVER_AGAIN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:don'?t|dont|do not|never)\s+(?:ever\s+)?(?:run|use)\s+(`[^`]+`|[A-Za-z0-9][\w.+@/-]*(?:\s+[a-z][\w:-]*)?)\s+(?:again|any ?more)\b")
+        .expect("valid regex")
+});
+
 /// "churn-py310 is deleted", "svc-ansible is deprecated for us": (old).
 static OLD_GONE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
@@ -212,6 +218,7 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
         .and_then(|c| tool(c.get(1).or(c.get(3)).or(c.get(4))))
         .or_else(|| THE_OLD.captures(statement).and_then(|c| tool(c.get(1))))
         .or_else(|| PLAIN_FAILS.captures(statement).and_then(|c| tool(c.get(1))))
+        .or_else(|| NEVER_AGAIN.captures(statement).and_then(|c| tool(c.get(1))))
         .or_else(|| {
             OLD_GONE
                 .captures(statement)
@@ -474,6 +481,11 @@ mod tests {
             replacement("we switched from black to `ruff format` last week"),
             rep(Some("ruff format"), "black")
         );
+        assert_eq!(
+            replacement("SPM only, don't ever run pod install again"),
+            rep(None, "pod install")
+        );
+        assert_eq!(replacement("don't run the full suite"), None);
         assert_eq!(
             replacement("I moved the inventory from hosts.ini to inventories/home/hosts.yml"),
             rep(Some("inventories/home/hosts.yml"), "hosts.ini")
