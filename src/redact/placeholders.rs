@@ -165,7 +165,7 @@ pub(super) fn is_placeholder(v: &[u8]) -> bool {
     if v.len() >= 3 && v.iter().all(|b| b"xX*.#?-_0".contains(b)) {
         return true;
     }
-    if MARKERS.iter().any(|m| has_marker(v, m.as_bytes())) {
+    if has_a_marker(v) {
         return true;
     }
     // SHOUTED_NAMES stand for a value or name a constant: API_KEY,
@@ -179,15 +179,59 @@ pub(super) fn is_placeholder(v: &[u8]) -> bool {
 /// `marker` (lower case) in lower case, upper case or capitalised, compared
 /// in place: this runs for every candidate value, so it allocates nothing.
 fn has_marker(v: &[u8], marker: &[u8]) -> bool {
-    !marker.is_empty()
-        && v.windows(marker.len()).any(|w| {
-            let lower_or_capitalised =
-                w[0].to_ascii_lowercase() == marker[0] && w[1..] == marker[1..];
-            lower_or_capitalised
-                || w.iter()
-                    .zip(marker)
-                    .all(|(a, m)| *a == m.to_ascii_uppercase())
-        })
+    marker_at(v, marker).is_some()
+}
+
+/// Where `marker` first stands in `v`, compared as [`has_marker`] does.
+fn marker_at(v: &[u8], marker: &[u8]) -> Option<usize> {
+    if marker.is_empty() {
+        return None;
+    }
+    v.windows(marker.len()).position(|w| {
+        let lower_or_capitalised = w[0].to_ascii_lowercase() == marker[0] && w[1..] == marker[1..];
+        lower_or_capitalised
+            || w.iter()
+                .zip(marker)
+                .all(|(a, m)| *a == m.to_ascii_uppercase())
+    })
+}
+
+/// Whether `v` holds a word that marks a stand-in ("your", "example", "fake").
+fn has_a_marker(v: &[u8]) -> bool {
+    MARKERS.iter().any(|m| has_marker(v, m.as_bytes()))
+}
+
+/// [`is_harmless`] for the body of a provider token: a marker word inside
+/// an otherwise random body does not make it harmless.
+pub(super) fn is_harmless_token(v: &[u8]) -> bool {
+    if !is_harmless(v) {
+        return false;
+    }
+    let only_marked = has_a_marker(v) && {
+        let unmarked: Vec<u8> = without_markers(v);
+        !is_harmless(&unmarked)
+    };
+    !(only_marked && marker_in_random(v))
+}
+
+/// `v` with every marker word taken out.
+fn without_markers(v: &[u8]) -> Vec<u8> {
+    let mut out = v.to_vec();
+    for m in MARKERS {
+        while let Some(at) = marker_at(&out, m.as_bytes()) {
+            out.drain(at..at + m.len());
+        }
+    }
+    out
+}
+
+/// Whether a marker word sits in an otherwise random body
+/// (`glpat-FAKEr3adOnlyLfs9xYz2`): a token shaped like the real thing, not
+/// a placeholder such as `sk-fake-key-for-tests`.
+fn marker_in_random(v: &[u8]) -> bool {
+    without_markers(v)
+        .split(|b| !b.is_ascii_alphanumeric())
+        .any(|run| run.len() >= 12 && super::entropy::looks_random(run))
 }
 
 fn starts_with_ci(v: &[u8], prefix: &[u8]) -> bool {

@@ -6,7 +6,7 @@ use super::Finding;
 use super::codec::checksum_suffix;
 use super::entropy::{is_phrase, looks_random};
 use super::lex::{alnum, starts_word};
-use super::placeholders::is_harmless;
+use super::placeholders::is_harmless_token;
 
 /// Which bytes a token body is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -391,7 +391,7 @@ fn token_end(text: &[u8], at: usize, rule: &TokenRule) -> Option<usize> {
     }
     let token = &text[at..end];
     let body = &text[body_start..end];
-    if is_harmless(token) || is_harmless(body) {
+    if is_harmless_token(token) || is_harmless_token(body) {
         return None;
     }
     let ok = match rule.check {

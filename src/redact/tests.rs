@@ -181,6 +181,23 @@ fn precision() {
 }
 
 #[test]
+fn a_marker_word_inside_a_random_token_does_not_spare_it() {
+    let token = tok("glpat-", "FAKEr3adOnlyLfs9xYz2");
+    assert_eq!(
+        r(&format!("use this deploy token, its read-only: {token}")),
+        "use this deploy token, its read-only: [REDACTED_SECRET]"
+    );
+    for stand_in in [
+        tok("sk-", "fake-key-for-tests"),
+        tok("ghp_", "FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE"),
+        tok("ghp_", "YOURTOKENHEREabcdefghijklmnopqrstu"),
+        tok("AKIA", "IOSFODNN7EXAMPLE"),
+    ] {
+        assert_eq!(r(&stand_in), stand_in);
+    }
+}
+
+#[test]
 fn idempotent() {
     for text in [
         format!("OPENAI_API_KEY={}", tok("sk-proj-", B36)),
