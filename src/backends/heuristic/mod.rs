@@ -14,6 +14,7 @@ mod notes;
 mod poison;
 mod rawparse;
 mod render;
+mod repeats;
 mod shell;
 mod signals;
 mod summary_md;

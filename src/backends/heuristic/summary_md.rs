@@ -7,6 +7,7 @@
 
 use super::digest::{Digest, Session, short_name};
 use super::memory_md::{GLOBAL_GROUP, NOTE_TAG, NOTES_GROUP, name_list, support};
+use super::repeats::{repeated, with_short_error};
 use super::tally::{Tallied, count, norm_key, sessions_phrase};
 use crate::memory::validate::MAX_SUMMARY_BYTES;
 use crate::redact::redact;
@@ -146,6 +147,7 @@ impl Parts {
         dates.sort();
         dates.dedup();
         let (topics, drop_order) = topics(d, &projects, &dates);
+        let (preferences, tips, repeats) = without_repeats(preferences(d), tips(d));
         Parts {
             profile: profile(d),
             notes: d
@@ -154,10 +156,11 @@ impl Parts {
                 .iter()
                 .map(|n| format!("- {} {NOTE_TAG}\n", n.text))
                 .collect(),
-            preferences: preferences(d),
-            tips: tips(d),
-            entries: d.current.global.len()
-                + d.current.projects.iter().map(|p| p.len()).sum::<usize>(),
+            preferences,
+            tips,
+            entries: (d.current.global.len()
+                + d.current.projects.iter().map(|p| p.len()).sum::<usize>())
+            .saturating_sub(repeats),
             has_notes_group: !d.notes.is_empty(),
             has_global_group: !d.current.global.is_empty(),
             projects,
@@ -397,6 +400,36 @@ impl Parts {
         }
         out
     }
+}
+
+/// The preferences and tips without the lines that repeat another line of
+/// their project ([`repeated`]), failures with short errors, and how many
+/// lines were left out.
+fn without_repeats(
+    preferences: Vec<Ranked>,
+    tips: Vec<Ranked>,
+) -> (Vec<Ranked>, Vec<Ranked>, usize) {
+    let lines: Vec<(Option<usize>, &str)> = preferences
+        .iter()
+        .chain(&tips)
+        .map(|r| (r.project, r.line.as_str()))
+        .collect();
+    let repeats = repeated(&lines);
+    let mut verdicts = repeats.iter();
+    let mut keep = |list: Vec<Ranked>| -> Vec<Ranked> {
+        list.into_iter()
+            .filter(|_| !verdicts.next().copied().unwrap_or(false))
+            .collect()
+    };
+    let preferences = keep(preferences);
+    let tips = keep(tips)
+        .into_iter()
+        .map(|r| Ranked {
+            line: with_short_error(&r.line).into_owned(),
+            ..r
+        })
+        .collect();
+    (preferences, tips, repeats.iter().filter(|r| **r).count())
 }
 
 /// Session preferences, global and per project, ranked by support, use
