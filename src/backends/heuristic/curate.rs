@@ -102,6 +102,13 @@ impl Current {
                 .max()
                 .unwrap_or_default()
         };
+        let oldest = |e: &Tallied| -> i64 {
+            e.members
+                .iter()
+                .map(|&i| sessions[i].updated_at)
+                .min()
+                .unwrap_or_default()
+        };
         let replacements_in = |entries: &[Tallied]| -> Vec<Retirement> {
             entries
                 .iter()
@@ -131,6 +138,7 @@ impl Current {
             retire(&mut memory.failures, &replacements, &newest);
             retire_commands(&mut memory.environment, &replacements, &newest, false);
             retire_families(memory, sessions);
+            retire_changed_flags(&mut memory.knowledge, &newest, &oldest);
             keep_newest_facts(&mut memory.environment, &memory.preferences, &newest);
             let mut changed = global_settings.clone();
             changed.extend(settings_in(&memory.preferences, &newest));
@@ -503,6 +511,67 @@ fn retire_families(memory: &mut ProjectMemory, sessions: &[Session]) {
         .retain(|e| !gone(&e.text.split('`').nth(1).and_then(tool_family)));
 }
 
+/// Drops a working command that a later one replaced by giving one of its
+/// flags another value (`zig build -Dtarget=arm-linux-musleabihf …` →
+/// `-Dtarget=aarch64-linux-musl …`, `-i hosts.ini` → `-i hosts.yml`): the
+/// same command otherwise, last used before the other's first use.
+fn retire_changed_flags(
+    knowledge: &mut Vec<Tallied>,
+    newest: &dyn Fn(&Tallied) -> i64,
+    oldest: &dyn Fn(&Tallied) -> i64,
+) {
+    let commands: Vec<Option<String>> = knowledge
+        .iter()
+        .map(|e| KNOWLEDGE.captures(&e.text).map(|c| c[1].to_string()))
+        .collect();
+    let replaced: Vec<bool> = (0..knowledge.len())
+        .map(|i| {
+            (0..knowledge.len()).any(|j| {
+                let (Some(old), Some(new)) = (&commands[i], &commands[j]) else {
+                    return false;
+                };
+                j != i
+                    && newest(&knowledge[i]) < oldest(&knowledge[j])
+                    && !knowledge[i]
+                        .members
+                        .iter()
+                        .any(|m| knowledge[j].members.contains(m))
+                    && one_flag_changed(old, new)
+            })
+        })
+        .collect();
+    let mut n = 0;
+    knowledge.retain(|_| {
+        n += 1;
+        !replaced[n - 1]
+    });
+}
+
+/// Whether two commands differ only in the value of one flag
+/// (`-Dtarget=a` / `-Dtarget=b`, `-i a.ini` / `-i b.yml`).
+fn one_flag_changed(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<&str>, Vec<&str>) = (
+        a.split_whitespace().collect(),
+        b.split_whitespace().collect(),
+    );
+    if a.len() != b.len() {
+        return false;
+    }
+    let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+    let [i] = differ.as_slice() else {
+        return false;
+    };
+    let same_key = |x: &str, y: &str| {
+        x.starts_with('-')
+            && matches!((x.split_once('='), y.split_once('=')), (Some((kx, _)), Some((ky, _))) if kx == ky)
+    };
+    same_key(a[*i], b[*i])
+        || (*i > 0
+            && a[*i - 1].starts_with('-')
+            && !a[*i].starts_with('-')
+            && !b[*i].starts_with('-'))
+}
+
 /// The role and command family of a "`cmd` works in … (role)" bullet.
 fn role_and_family(text: &str) -> Option<(String, String)> {
     let c = KNOWLEDGE.captures(text)?;
@@ -535,16 +604,28 @@ fn keep_newest_facts(
         .iter()
         .map(|r| (fact_subjects(&r.text), newest(r)))
         .collect();
+    // A newer line that states the same value again replaces nothing.
+    let values: Vec<Vec<String>> = facts.iter().map(|f| stated_values(&f.text)).collect();
+    let rule_values: Vec<Vec<String>> = rules.iter().map(|r| stated_values(&r.text)).collect();
+    // (Only for what a tool's version is: a port's subject is what serves
+    // on it, and another server on the same port does replace the first.)
+    let restates = |subject: &str, mine: &[String], theirs: &[String]| {
+        (subject.starts_with("reports ") || subject.starts_with("requires "))
+            && !mine.is_empty()
+            && mine.iter().all(|v| theirs.contains(v))
+            && theirs.iter().all(|v| mine.contains(v))
+    };
     let superseded = |i: usize, subject: &String| {
-        let by_fact = subjects
-            .iter()
-            .zip(&times)
-            .enumerate()
-            .any(|(j, (s, t))| j != i && s.contains(subject) && (*t, j) > (times[i], i));
+        let by_fact = subjects.iter().zip(&times).enumerate().any(|(j, (s, t))| {
+            j != i
+                && s.contains(subject)
+                && (*t, j) > (times[i], i)
+                && !restates(subject, &values[i], &values[j])
+        });
         by_fact
-            || stated
-                .iter()
-                .any(|(s, t)| s.contains(subject) && *t > times[i])
+            || stated.iter().zip(&rule_values).any(|((s, t), theirs)| {
+                s.contains(subject) && *t > times[i] && !restates(subject, &values[i], theirs)
+            })
     };
     let mut n = 0;
     facts.retain_mut(|fact| {
@@ -564,6 +645,16 @@ fn keep_newest_facts(
             None => false,
         }
     });
+}
+
+/// The versions and port numbers a line states (`v1.9.8` is `1.9.8`).
+fn stated_values(text: &str) -> Vec<String> {
+    static VALUE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\bv?(\d+(?:\.\d+)+|\d{2,5})\b").expect("valid regex"));
+    VALUE
+        .captures_iter(text)
+        .filter_map(|c| c.get(1).map(|m| m.as_str().to_string()))
+        .collect()
 }
 
 /// A fact without its clauses about `subjects`, when what is left is about
@@ -623,7 +714,7 @@ fn fact_subjects(text: &str) -> Vec<String> {
     subjects.extend(named_resources(text));
     // "python is 3.12.7 now", "Node 18.20.4 from .nvmrc": a tool's version.
     static TOOL_VERSION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(node|python|ruby|go|java|jdk|rust|php|elixir|erlang|deno|bun|pnpm|yarn|npm)(?: version)?(?: is| =| on)? v?\d+\.\d+").expect("valid regex")
+        Regex::new(r"(?i)\b(node|python|ruby|go|java|jdk|rust|php|elixir|erlang|deno|bun|pnpm|yarn|npm|ghc|zig|julia|dart|flutter|swift|kotlin|scala|sbt|gradle|dotnet|terraform|helm|cabal|ocaml|lua|perl)(?: version)?(?: is| =| on)? v?\d+\.\d+").expect("valid regex")
     });
     for c in TOOL_VERSION.captures_iter(text) {
         let subject = match c[1].to_ascii_lowercase().as_str() {
@@ -844,6 +935,16 @@ mod tests {
             1,
         )];
         keep_newest_facts(&mut named, &renamed, &|t: &Tallied| t.members[0] as i64);
+        let mut same = vec![
+            fact("`terraform version` reports Terraform v1.9.8", 0),
+            fact("Terraform 1.9.8, staging plan is clean.", 1),
+        ];
+        keep_newest_facts(&mut same, &[], &|t: &Tallied| t.members[0] as i64);
+        assert_eq!(
+            same.len(),
+            2,
+            "the same version said again replaces nothing"
+        );
         assert_eq!(named.len(), 1);
         assert_eq!(named[0].text, "prod context is gke-plat-prod");
         assert_eq!(
@@ -851,6 +952,40 @@ mod tests {
             [
                 "Understood: dev server on 5174 (strictPort), mixins untouched.",
                 "`node -v` reports v22.11.0"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_flag_given_another_value_later_replaces_the_command() {
+        let works = |command: &str, session: usize| Tallied {
+            text: format!("`{command}` works in zigsnap (build)"),
+            members: vec![session],
+        };
+        let mut knowledge = vec![
+            works(
+                "zig build -Dtarget=arm-linux-musleabihf -Doptimize=ReleaseSafe",
+                0,
+            ),
+            works(
+                "zig build -Dtarget=aarch64-linux-musl -Doptimize=ReleaseSafe",
+                1,
+            ),
+            works("ansible-playbook -i hosts.ini site.yml", 0),
+            works("ansible-playbook -i inventories/home/hosts.yml site.yml", 1),
+            works("zig build test", 0),
+            works("zig build itest", 1),
+        ];
+        let time = |t: &Tallied| t.members[0] as i64;
+        retire_changed_flags(&mut knowledge, &time, &time);
+        let kept: Vec<&str> = knowledge.iter().map(|k| k.text.as_str()).collect();
+        assert_eq!(
+            kept,
+            [
+                "`zig build -Dtarget=aarch64-linux-musl -Doptimize=ReleaseSafe` works in zigsnap (build)",
+                "`ansible-playbook -i inventories/home/hosts.yml site.yml` works in zigsnap (build)",
+                "`zig build test` works in zigsnap (build)",
+                "`zig build itest` works in zigsnap (build)",
             ]
         );
     }
