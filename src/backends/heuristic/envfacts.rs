@@ -61,6 +61,9 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:is|are|lives?|stored|kept|sits?)\s+(?:in|at|on)\s+(?:the\s+)?(?:s3\s+|gcs\s+)?(?:bucket|table|database|db|schema|namespace|cluster|account|profile)\s+`?[\w.-]+",
         r"|`?\b[A-Z][A-Z0-9_]*_`?\s+prefix(?:ed)?\b",
         r"|\bpinned to (?:port )?:?\d{4,5}\b|\bis the (?:single )?source of truth\b",
+        r"|\bmaps (?:it |them )?to (?:port |host port )?:?\d{4,5}\b|\bpinned to v?\d+\.\d+(?:\.\d+)? in \.?[\w.-]+",
+        r"|\bthe (?:emulator|simulator|device|avd|board|test device|phone) is `?[\w-]*\d[\w-]*",
+        r"|\b(?:config|configuration|settings|secrets|env vars?) (?:comes? in|is passed|are passed|gets? passed|goes in) (?:via|through|with)\b",
         r"|\b(?:bucket|cluster|namespace|registry|queue|topic|database|db|schema|account|profile|context|region|tenant|project id)\s+(?:is|=)\s+`?[a-z0-9][\w.-]*[-_.][\w.-]+",
         r"|\b[\w.-]+\s+(?:must|has to|needs to|should) be\s+(?:on\s+|at\s+)?(?:v\d+\.\d+|\d+\.\d+\.\d+)",
         r"|\b(?:sits?|lives?|is|responds?)\s+(?:at|on)\s+(?:i2c |spi |bus )?address\s+0x[0-9a-f]{2,}\b",
@@ -603,6 +606,17 @@ mod tests {
                 "settings for dev: DJANGO_SETTINGS_MODULE=ledgerline.settings.local.",
             ]
         );
+    }
+
+    #[test]
+    fn mapped_ports_pinned_versions_devices_and_config_paths() {
+        let said = [
+            "db is postgres in docker, compose maps it to 5433 so it doesnt clash with the brew postgres on 5432",
+            "my global flutter is on beta and this project is pinned to 3.35.4 in .fvmrc.",
+            "the emulator is Pixel_8_API_35.",
+            "config comes in via --dart-define-from-file=env/dev.json, there's no .env in flutter land",
+        ];
+        assert_eq!(facts(&[], &said), said);
     }
 
     #[test]

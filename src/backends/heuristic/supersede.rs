@@ -55,6 +55,15 @@ static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// "we replaced the flutter drive setup with patrol": the old value is
+/// "flutter drive", not every flutter command (old).
+static OLD_SETUP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:replaced|dropped|ditched|retired|got rid of|removed|killed|stopped using|no longer use)\s+(?:the |our |that |this )?(?:old\s+)?({TOOL}(?:\s+[a-z][\w-]*)?)\s+(?:setup|config|configuration|way|workflow|flow|approach|pipeline|stack|integration|thing|stuff|tooling)\b"
+    ))
+    .expect("valid regex")
+});
+
 /// "don't ever run pod install again": (old).
 static NEVER_AGAIN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:don'?t|dont|do not|never)\s+(?:ever\s+)?(?:run|use)\s+(`[^`]+`|[A-Za-z0-9][\w.+@/-]*(?:\s+[a-z][\w:-]*)?)\s+(?:again|any ?more)\b")
@@ -212,10 +221,15 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
             });
         }
     }
-    let old = OLD_ONLY
+    let old = OLD_SETUP
         .captures(statement)
-        .filter(|c| !upstream_change(statement, c.get(0).map_or(0, |m| m.start())))
-        .and_then(|c| tool(c.get(1).or(c.get(3)).or(c.get(4))))
+        .and_then(|c| tool(c.get(1)))
+        .or_else(|| {
+            OLD_ONLY
+                .captures(statement)
+                .filter(|c| !upstream_change(statement, c.get(0).map_or(0, |m| m.start())))
+                .and_then(|c| tool(c.get(1).or(c.get(3)).or(c.get(4))))
+        })
         .or_else(|| THE_OLD.captures(statement).and_then(|c| tool(c.get(1))))
         .or_else(|| PLAIN_FAILS.captures(statement).and_then(|c| tool(c.get(1))))
         .or_else(|| NEVER_AGAIN.captures(statement).and_then(|c| tool(c.get(1))))
@@ -244,26 +258,34 @@ pub(crate) fn replacements(statement: &str) -> Vec<Replacement> {
             push_unless_retired(&mut out, r);
         }
     }
-    // "we dropped black and isort": the second one is retired too.
+    // "we dropped black and isort": the second one is retired too, and
+    // "bin/phpunit and the phpunit-bridge are gone" the first one.
     let named_with: Vec<Replacement> = out
         .iter()
-        .filter_map(|r| {
-            let old = r.old.as_deref()?;
-            let re = Regex::new(&format!(
-                r"(?i)\b{}\s+(?:and|&|\+)\s+(`[^`]+`|[\w.+-]+)",
-                regex::escape(old)
-            ))
-            .ok()?;
-            let also = re
-                .captures(statement)?
-                .get(1)?
-                .as_str()
-                .trim_matches('`')
-                .to_string();
-            (!is_stop_word(&also.to_ascii_lowercase())).then(|| Replacement {
-                new: r.new.clone(),
-                old: Some(also),
+        .flat_map(|r| {
+            let Some(old) = r.old.as_deref() else {
+                return Vec::new();
+            };
+            let old = regex::escape(old);
+            [
+                format!(r"(?i)\b{old}\s+(?:and|&|\+)\s+(`[^`]+`|[\w.+-]+)"),
+                format!(r"(?i)(`[^`]+`|[\w./+-]+)\s+(?:and|&|\+)\s+(?:the\s+)?{old}\b"),
+            ]
+            .iter()
+            .filter_map(|pattern| {
+                let also = Regex::new(pattern)
+                    .ok()?
+                    .captures(statement)?
+                    .get(1)?
+                    .as_str()
+                    .trim_matches('`')
+                    .to_string();
+                (!is_stop_word(&also.to_ascii_lowercase())).then(|| Replacement {
+                    new: r.new.clone(),
+                    old: Some(also),
+                })
             })
+            .collect()
         })
         .collect();
     for r in named_with {
@@ -480,6 +502,16 @@ mod tests {
         assert_eq!(
             replacement("we switched from black to `ruff format` last week"),
             rep(Some("ruff format"), "black")
+        );
+        let gone =
+            replacements("it's vendor/bin/pest now, bin/phpunit and the phpunit-bridge are gone.");
+        assert!(
+            gone.iter().any(|r| r.old.as_deref() == Some("bin/phpunit")),
+            "{gone:?}"
+        );
+        assert_eq!(
+            replacement("we replaced the flutter drive setup with patrol (native dialogs)"),
+            rep(None, "flutter drive")
         );
         assert_eq!(
             replacement("SPM only, don't ever run pod install again"),
