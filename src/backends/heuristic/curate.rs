@@ -15,7 +15,7 @@ use super::poison;
 use super::rawparse::ParsedMemory;
 use super::supersede::{
     Replacement, Usage, family, mentions, names_old, other_version, replacement, replacements,
-    retired_families, rivals_named, settings, states_retired,
+    retired_families, rivals_named, settings, states_retired, wraps_in_runner,
 };
 use super::tally::{Tallied, norm_key, tally, words};
 use regex::Regex;
@@ -343,9 +343,17 @@ fn retire(
         let said_better = |r: &Retirement| {
             mine.as_ref().is_some_and(|m| m.new.is_none()) && r.by.new.is_some() && same_old(r)
         };
+        // "`pytest -q` failed …; `uv run pytest -q` worked instead" is the
+        // lesson behind "plain pytest doesn't see the package", not against it.
+        let fixed_by_runner = |r: &Retirement| {
+            let fix = e.text.split('`').nth(3);
+            e.text.contains("` failed (")
+                && fix.is_some_and(|f| r.by.old.as_deref().is_some_and(|o| wraps_in_runner(f, o)))
+        };
         !retirements.iter().any(|r| {
             r.statement != e.text
                 && newest(e) <= r.at
+                && !fixed_by_runner(r)
                 && ((states_retired(&e.text, &r.by) && !same_old(r)) || said_better(r))
         })
     });
@@ -372,12 +380,14 @@ fn retire_commands(
             .then(|| spans.first())
             .flatten();
         // `--preset dev-asan-ubsan` names the new value, though `asan` is in it.
-        let names = |c: &str, r: &Retirement| {
-            let new = r.by.new.as_deref();
-            !new.is_some_and(|n| mentions(c, n))
-                && (r.by.old.as_deref().is_some_and(|old| names_old(c, old))
-                    || new.is_some_and(|n| other_version(c, n)))
-        };
+        let names =
+            |c: &str, r: &Retirement| {
+                let new = r.by.new.as_deref();
+                !new.is_some_and(|n| mentions(c, n))
+                    && (r.by.old.as_deref().is_some_and(|old| {
+                        names_old(c, old) && !(fix_only && wraps_in_runner(c, old))
+                    }) || new.is_some_and(|n| other_version(c, n)))
+            };
         !retirements
             .iter()
             .any(|r| newest(e) <= r.at && (names(command, r) || rerun.is_some_and(|c| names(c, r))))

@@ -473,6 +473,15 @@ const RUNNERS: &[&str] = &[
     "pdm", "hatch", "rye", "tox", "nox", "nix", "bazel", "bazelisk", "docker", "podman", "bundle",
 ];
 
+/// Whether a command runs `old` through a task runner (`uv run pytest -q`
+/// for a retired plain `pytest`): the runner is what replaced it.
+pub(crate) fn wraps_in_runner(command: &str, old: &str) -> bool {
+    let mut words = command.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let old_first = old.split_whitespace().next().unwrap_or("");
+    first != old_first && RUNNERS.contains(&first) && names_old(command, old)
+}
+
 /// Whether two command families do the same job: rivals, or a runner and
 /// anything.
 fn same_job(a: &str, b: &str) -> bool {
@@ -503,6 +512,9 @@ mod tests {
             replacement("we switched from black to `ruff format` last week"),
             rep(Some("ruff format"), "black")
         );
+        assert!(wraps_in_runner("uv run pytest -q", "pytest"));
+        assert!(!wraps_in_runner("pytest -q", "pytest"));
+        assert!(!wraps_in_runner("uv run ruff check", "pytest"));
         let gone =
             replacements("it's vendor/bin/pest now, bin/phpunit and the phpunit-bridge are gone.");
         assert!(
