@@ -95,20 +95,11 @@ impl Current {
 
     /// Drops what newer statements and habits replaced.
     fn drop_replaced(&mut self, sessions: &[Session]) {
-        let newest = |e: &Tallied| -> i64 {
-            e.members
-                .iter()
-                .map(|&i| sessions[i].updated_at)
-                .max()
-                .unwrap_or_default()
+        let times = |e: &Tallied| -> Vec<i64> {
+            e.members.iter().map(|&i| sessions[i].updated_at).collect()
         };
-        let oldest = |e: &Tallied| -> i64 {
-            e.members
-                .iter()
-                .map(|&i| sessions[i].updated_at)
-                .min()
-                .unwrap_or_default()
-        };
+        let newest = |e: &Tallied| -> i64 { times(e).into_iter().max().unwrap_or_default() };
+        let oldest = |e: &Tallied| -> i64 { times(e).into_iter().min().unwrap_or_default() };
         let replacements_in = |entries: &[Tallied]| -> Vec<Retirement> {
             entries
                 .iter()
