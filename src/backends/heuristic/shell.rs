@@ -494,7 +494,9 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
             _ => None,
         },
         "pnpm" | "yarn" | "bun" => match sub.as_str() {
-            "install" | "i" | "add" => Some(Purpose::Install),
+            // `bun add pdf-lib` adds one package for one task; it is no
+            // way of working on the project.
+            "install" | "i" => Some(Purpose::Install),
             "test" => Some(Purpose::Tests),
             "run" => {
                 let target = first_operand(&after_sub())?;
@@ -781,6 +783,8 @@ mod tests {
             ("flutter pub get", Some(Purpose::Install)),
             ("flutter run", Some(Purpose::Run)),
             ("brew install ffmpeg", None),
+            ("bun add pdf-lib", None),
+            ("pnpm install", Some(Purpose::Install)),
             ("kubectl run debug --image=busybox", None),
             ("codeforces contest 1900", None),
         ] {

@@ -25,7 +25,7 @@ static NEW_NOT_OLD: LazyLock<Regex> = LazyLock::new(|| {
 /// "from Y to X" shapes: (old, new).
 static FROM_OLD_TO_NEW: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:switch(?:ed|ing)?|move[ds]?|moving|migrat(?:e|ed|ing)|chang(?:e|ed|ing)|went|gone|go(?:ing)?)\s+(?:(?:the|our|my)\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:over\s+)?from\s+{TOOL}\s+to\s+{TOOL}"
+        r"(?i)\b(?:switch(?:ed|ing)?|move[ds]?|moving|migrat(?:e|ed|ing)|chang(?:e|ed|ing)|went|gone|go(?:ing)?)\s+(?:(?:the|our|my)\s+)?(?:[\w-]+\s+){{0,2}}?(?:over\s+)?from\s+{TOOL}\s+to\s+{TOOL}"
     ))
     .expect("valid regex")
 });
@@ -511,6 +511,10 @@ mod tests {
         assert_eq!(
             replacement("we switched from black to `ruff format` last week"),
             rep(Some("ruff format"), "black")
+        );
+        assert_eq!(
+            replacement("we're moving validation from zod to valibot (bundle size)"),
+            rep(Some("valibot"), "zod")
         );
         assert!(wraps_in_runner("uv run pytest -q", "pytest"));
         assert!(!wraps_in_runner("pytest -q", "pytest"));
