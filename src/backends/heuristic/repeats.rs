@@ -18,11 +18,18 @@ const MAX_PATH_WORD: usize = 24;
 /// another line of the same project: a working command that a statement
 /// quotes, or a statement whose words another statement all holds (of two
 /// with the same words, the first stays).
-pub(super) fn repeated(lines: &[(Option<usize>, &str)]) -> Vec<bool> {
+///
+/// The lines come in the order the summary gives up room in reverse: the
+/// first `rules` are preferences, shown longest, then the tips best first.
+/// A line only counts as repeated by one that stays at least as long: a
+/// preference, or a tip ranked before it.
+pub(super) fn repeated(lines: &[(Option<usize>, &str)], rules: usize) -> Vec<bool> {
     let claims: Vec<Claim> = lines.iter().map(|(_, l)| Claim::of(l)).collect();
     let mut out = vec![false; lines.len()];
     for (i, claim) in claims.iter().enumerate() {
-        let others = (0..lines.len()).filter(|&j| j != i && lines[j].0 == lines[i].0);
+        let stays_as_long = |j: usize| j < rules || (i >= rules && j < i);
+        let others =
+            (0..lines.len()).filter(|&j| j != i && lines[j].0 == lines[i].0 && stays_as_long(j));
         out[i] = match claim {
             Claim::Works(command) => others
                 .filter(|&j| matches!(claims[j], Claim::Says(_)))
@@ -136,9 +143,18 @@ mod tests {
             ),
         ];
         assert_eq!(
-            repeated(&lines),
+            repeated(&lines, 2),
             [false, true, true, false, false, false, false, true, false]
         );
+        // A rule is not given up for a tip that may be trimmed before it.
+        let rule_and_tip = [
+            (Some(0), "- never edit schema.d.ts\n"),
+            (
+                Some(0),
+                "- `schema.d.ts` is generated, never edit it by hand\n",
+            ),
+        ];
+        assert_eq!(repeated(&rule_and_tip, 1), [false, false]);
     }
 
     #[test]

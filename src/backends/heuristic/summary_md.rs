@@ -414,7 +414,7 @@ fn without_repeats(
         .chain(&tips)
         .map(|r| (r.project, r.line.as_str()))
         .collect();
-    let repeats = repeated(&lines);
+    let repeats = repeated(&lines, preferences.len());
     let mut verdicts = repeats.iter();
     let mut keep = |list: Vec<Ranked>| -> Vec<Ranked> {
         list.into_iter()
