@@ -95,11 +95,8 @@ impl Current {
 
     /// Drops what newer statements and habits replaced.
     fn drop_replaced(&mut self, sessions: &[Session]) {
-        let times = |e: &Tallied| -> Vec<i64> {
-            e.members.iter().map(|&i| sessions[i].updated_at).collect()
-        };
-        let newest = |e: &Tallied| -> i64 { times(e).into_iter().max().unwrap_or_default() };
-        let oldest = |e: &Tallied| -> i64 { times(e).into_iter().min().unwrap_or_default() };
+        let newest = |e: &Tallied| -> i64 { session_times(e, sessions).max().unwrap_or_default() };
+        let oldest = |e: &Tallied| -> i64 { session_times(e, sessions).min().unwrap_or_default() };
         let replacements_in = |entries: &[Tallied]| -> Vec<Retirement> {
             entries
                 .iter()
@@ -139,6 +136,21 @@ impl Current {
             retire_rivals(memory, &self.global, &newest);
         }
     }
+}
+
+/// Whether a command runs what a "plain X doesn't …" statement retired
+/// through a task runner (`uv run pytest`): the bare form is what went.
+fn runs_plain_old(command: &str, by: &Replacement) -> bool {
+    by.plain
+        && by
+            .old
+            .as_deref()
+            .is_some_and(|old| wraps_in_runner(command, old))
+}
+
+/// When the sessions behind an entry were last updated.
+fn session_times<'a>(e: &'a Tallied, sessions: &'a [Session]) -> impl Iterator<Item = i64> + 'a {
+    e.members.iter().map(|&i| sessions[i].updated_at)
 }
 
 /// One project's tallied bullets, requests promoted, dangerous text dropped.
@@ -338,8 +350,7 @@ fn retire(
         // lesson behind "plain pytest doesn't see the package", not against it.
         let fixed_by_runner = |r: &Retirement| {
             let fix = e.text.split('`').nth(3);
-            e.text.contains("` failed (")
-                && fix.is_some_and(|f| r.by.old.as_deref().is_some_and(|o| wraps_in_runner(f, o)))
+            e.text.contains("` failed (") && fix.is_some_and(|f| runs_plain_old(f, &r.by))
         };
         !retirements.iter().any(|r| {
             r.statement != e.text
@@ -371,14 +382,13 @@ fn retire_commands(
             .then(|| spans.first())
             .flatten();
         // `--preset dev-asan-ubsan` names the new value, though `asan` is in it.
-        let names =
-            |c: &str, r: &Retirement| {
-                let new = r.by.new.as_deref();
-                !new.is_some_and(|n| mentions(c, n))
-                    && (r.by.old.as_deref().is_some_and(|old| {
-                        names_old(c, old) && !(fix_only && wraps_in_runner(c, old))
-                    }) || new.is_some_and(|n| other_version(c, n)))
-            };
+        let names = |c: &str, r: &Retirement| {
+            let new = r.by.new.as_deref();
+            !new.is_some_and(|n| mentions(c, n))
+                && ((r.by.old.as_deref().is_some_and(|old| names_old(c, old))
+                    && !(fix_only && runs_plain_old(c, &r.by)))
+                    || new.is_some_and(|n| other_version(c, n)))
+        };
         !retirements
             .iter()
             .any(|r| newest(e) <= r.at && (names(command, r) || rerun.is_some_and(|c| names(c, r))))
@@ -457,7 +467,7 @@ fn retire_families(memory: &mut ProjectMemory, sessions: &[Session]) {
         let Some((role, fam)) = role_and_family(&e.text) else {
             continue;
         };
-        let times: Vec<i64> = e.members.iter().map(|&i| sessions[i].updated_at).collect();
+        let times: Vec<i64> = session_times(e, sessions).collect();
         let usages = match by_role.iter_mut().find(|(r, _)| *r == role) {
             Some((_, u)) => u,
             None => {
@@ -989,6 +999,19 @@ mod tests {
                 "`zig build itest` works in zigsnap (build)",
             ]
         );
+    }
+
+    #[test]
+    fn only_a_plain_retirement_spares_runs_through_a_runner() {
+        let plain =
+            replacement("it's always `uv run pytest` here, plain pytest doesn't see the package")
+                .expect("a replacement");
+        assert!(plain.plain);
+        assert!(runs_plain_old("uv run pytest -q", &plain));
+        assert!(!runs_plain_old("pytest -q", &plain));
+        let dropped = replacement("we dropped jest last week").expect("a replacement");
+        assert!(!dropped.plain);
+        assert!(!runs_plain_old("pnpm jest", &dropped));
     }
 
     #[test]

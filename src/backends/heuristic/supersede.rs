@@ -174,6 +174,9 @@ pub(crate) struct Replacement {
     pub new: Option<String>,
     /// What is no longer current.
     pub old: Option<String>,
+    /// Only the bare command is retired ("plain cargo test doesnt …"), not
+    /// runs of it through a task runner (`cargo nextest`, `uv run pytest`).
+    pub plain: bool,
 }
 
 /// The replacement a statement makes, if it makes one.
@@ -209,6 +212,7 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
         return Some(Replacement {
             new: tool(c.get(2)),
             old: Some(old),
+            plain: false,
         });
     }
     for re in [&*NEW_NOT_OLD, &*INSTEAD_OF] {
@@ -218,6 +222,7 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
             return Some(Replacement {
                 new: tool(c.get(1)),
                 old: Some(old),
+                plain: false,
             });
         }
     }
@@ -230,8 +235,14 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
                 .filter(|c| !upstream_change(statement, c.get(0).map_or(0, |m| m.start())))
                 .and_then(|c| tool(c.get(1).or(c.get(3)).or(c.get(4))))
         })
-        .or_else(|| THE_OLD.captures(statement).and_then(|c| tool(c.get(1))))
-        .or_else(|| PLAIN_FAILS.captures(statement).and_then(|c| tool(c.get(1))))
+        .or_else(|| THE_OLD.captures(statement).and_then(|c| tool(c.get(1))));
+    let plain_old = match old {
+        Some(_) => None,
+        None => PLAIN_FAILS.captures(statement).and_then(|c| tool(c.get(1))),
+    };
+    let plain = plain_old.is_some();
+    let old = old
+        .or(plain_old)
         .or_else(|| NEVER_AGAIN.captures(statement).and_then(|c| tool(c.get(1))))
         .or_else(|| {
             OLD_GONE
@@ -242,7 +253,7 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
         .captures(statement)
         .and_then(|c| tool(c.get(1)))
         .or_else(|| NOW_IS.captures(statement).and_then(|c| tool(c.get(1))));
-    (old.is_some() || new.is_some()).then_some(Replacement { new, old })
+    (old.is_some() || new.is_some()).then_some(Replacement { new, old, plain })
 }
 
 /// Every replacement a statement makes: "src/train.py is gone — always
@@ -283,6 +294,7 @@ pub(crate) fn replacements(statement: &str) -> Vec<Replacement> {
                 (!is_stop_word(&also.to_ascii_lowercase())).then(|| Replacement {
                     new: r.new.clone(),
                     old: Some(also),
+                    plain: r.plain,
                 })
             })
             .collect()
@@ -499,6 +511,7 @@ mod tests {
         Some(Replacement {
             new: new.map(String::from),
             old: Some(old.into()),
+            plain: false,
         })
     }
 
@@ -636,7 +649,8 @@ mod tests {
             replacement("we moved to C++20 now"),
             Some(Replacement {
                 new: Some("C++20".into()),
-                old: None
+                old: None,
+                plain: false,
             })
         );
         assert_eq!(replacement("always run cargo fmt"), None);
@@ -686,7 +700,8 @@ mod tests {
             replacement("The env is churn-py311 now; churn-py310 is deleted."),
             Some(Replacement {
                 new: Some("churn-py311".into()),
-                old: Some("churn-py310".into())
+                old: Some("churn-py310".into()),
+                plain: false,
             })
         );
         let node = replacement("we moved to node 20").unwrap();
