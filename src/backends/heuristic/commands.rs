@@ -65,6 +65,9 @@ pub(crate) struct ShellRun {
     pub subcommand: String,
     /// How many file edits (edit tools, patches, formatters) came before it.
     pub edits_before: usize,
+    /// The segments that change or check the project, in order (no `cd`,
+    /// no look-arounds): `pod repo update`, `pod install`.
+    pub steps: Vec<String>,
 }
 
 impl ShellRun {
@@ -426,6 +429,7 @@ fn shell_run(c: &ToolCall, position: usize) -> ShellRun {
         program: String::new(),
         subcommand: String::new(),
         edits_before: 0,
+        steps: Vec::new(),
         command,
     };
     let mut first_significant: Option<String> = None;
@@ -438,6 +442,7 @@ fn shell_run(c: &ToolCall, position: usize) -> ShellRun {
         {
             continue;
         }
+        run.steps.push(seg.clone());
         if let Some(p) = classify(&words) {
             if run.tool_segments.is_empty() {
                 run.set_program(&words);
@@ -774,16 +779,9 @@ fn prerequisite_step(failed: &ShellRun, later: &[&ShellRun], told: &[Told]) -> O
 /// && pod install`), or its core when that is too long.
 fn whole_step(run: &ShellRun) -> Option<String> {
     let core = run.core.as_deref()?;
-    let doing: Vec<String> = segments(&run.command)
-        .into_iter()
-        .filter(|seg| {
-            let program = program_words(seg).into_iter().next().unwrap_or_default();
-            !is_exploration(&program_name(&program))
-        })
-        .collect();
-    let whole = doing.join(" && ");
+    let whole = run.steps.join(" && ");
     Some(
-        if doing.len() > 1 && whole.chars().count() <= MAX_FIX_CHARS {
+        if run.steps.len() > 1 && whole.chars().count() <= MAX_FIX_CHARS {
             whole
         } else {
             core.to_string()
@@ -1273,6 +1271,31 @@ mod tests {
                 .error
                 .starts_with("SQLSTATE[HY000] [2002] Connection refused")
         );
+    }
+
+    #[test]
+    fn a_step_is_shown_as_run_without_moving_around() {
+        let pods = [
+            call(
+                "fvm flutter build ios --no-codesign",
+                1,
+                "[!] CocoaPods could not find compatible versions for pod \"FirebaseCore\"",
+            ),
+            call(
+                "cd ios && pod repo update && pod install && cd ..",
+                0,
+                "Pod installation complete!",
+            ),
+            call(
+                "fvm flutter build ios --no-codesign",
+                0,
+                "Built build/ios/iphoneos/Runner.app",
+            ),
+        ];
+        let fixes = failure_fixes(&shell_runs(pods.iter()), &[]);
+        assert_eq!(fixes.len(), 1, "{fixes:?}");
+        assert_eq!(fixes[0].fixed, "pod repo update && pod install");
+        assert!(fixes[0].prerequisite);
     }
 
     #[test]
