@@ -10,6 +10,7 @@
 //! ```sh
 //! cargo bench --bench search
 //! cargo bench --bench search -- --questions FILE --sessions 10000
+//! cargo bench --bench search -- --work /tmp/memkit-search   # keeps the memory
 //! ```
 
 #[path = "../tests/search/eval.rs"]
@@ -22,22 +23,31 @@ use std::time::{Duration, Instant};
 fn main() {
     let mut questions = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search/questions.json");
     let mut sessions = 10_000usize;
+    let mut kept: Option<PathBuf> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--questions" => questions = args.next().map(PathBuf::from).unwrap_or(questions),
             "--sessions" => sessions = args.next().and_then(|n| n.parse().ok()).unwrap_or(sessions),
+            "--work" => kept = args.next().map(PathBuf::from),
             "--bench" => {}
             other => {
-                eprintln!("unknown argument {other} (use --questions FILE, --sessions N)");
+                eprintln!(
+                    "unknown argument {other} (use --questions FILE, --sessions N, --work DIR)"
+                );
                 std::process::exit(2);
             }
         }
     }
-    let work = std::env::temp_dir().join(format!("memkit-search-bench-{}", std::process::id()));
+    // `--work DIR` keeps the memory and database for a profiler.
+    let work = kept.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("memkit-search-bench-{}", std::process::id()))
+    });
     quality(&questions, &work);
     speed(sessions, &work);
-    let _ = std::fs::remove_dir_all(&work);
+    if kept.is_none() {
+        let _ = std::fs::remove_dir_all(&work);
+    }
 }
 
 fn quality(questions: &Path, work: &Path) {

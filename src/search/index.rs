@@ -93,8 +93,26 @@ pub fn refresh(conn: &mut Connection, root: &Path) -> Result<IndexReport> {
         report.units_removed += tx.execute("DELETE FROM search_units WHERE file = ?1", [gone])?;
         tx.execute("DELETE FROM search_files WHERE file = ?1", [gone])?;
     }
+    if report.files_read + report.files_removed > 0
+        || crate::store::kv::get(&tx, UNIT_COUNT)?.is_none()
+    {
+        let count: i64 = tx.query_row("SELECT count(*) FROM search_units", [], |r| r.get(0))?;
+        crate::store::kv::set(&tx, UNIT_COUNT, &count.to_string())?;
+    }
     tx.commit()?;
     Ok(report)
+}
+
+/// The `kv` key of how many units the index holds, kept by [`refresh`] so
+/// that a search does not count 40,000 rows to weigh its words.
+const UNIT_COUNT: &str = "search_unit_count";
+
+/// How many units the index holds.
+pub fn unit_count(conn: &Connection) -> Result<i64> {
+    match crate::store::kv::get(conn, UNIT_COUNT)?.and_then(|v| v.parse().ok()) {
+        Some(n) => Ok(n),
+        None => Ok(conn.query_row("SELECT count(*) FROM search_units", [], |r| r.get(0))?),
+    }
 }
 
 /// Drops the whole index (units, files, cached vectors stay) so the next
@@ -104,6 +122,7 @@ pub fn clear(conn: &Connection) -> Result<()> {
         "DELETE FROM search_units; DELETE FROM search_files;
          INSERT INTO search_fts(search_fts) VALUES ('rebuild');",
     )?;
+    conn.execute("DELETE FROM kv WHERE key = ?1", [UNIT_COUNT])?;
     Ok(())
 }
 
@@ -117,6 +136,16 @@ fn unit_key(u: &Unit) -> String {
     ])
 }
 
+/// Where a unit sits in its file and what it cites: what a kept unit may
+/// need updated.
+#[derive(Debug, PartialEq, Eq)]
+struct Placement {
+    line_start: i64,
+    line_end: i64,
+    sessions: String,
+    date: Option<i64>,
+}
+
 /// Replaces the units of `file` with `units`, keeping rows that did not change.
 fn replace_units(
     tx: &Connection,
@@ -124,15 +153,23 @@ fn replace_units(
     units: Vec<Unit>,
     report: &mut IndexReport,
 ) -> Result<()> {
-    let mut old: HashMap<String, Vec<i64>> = HashMap::new();
+    let mut old: HashMap<String, Vec<(i64, Placement)>> = HashMap::new();
     {
-        let mut stmt = tx.prepare("SELECT id, key FROM search_units WHERE file = ?1")?;
+        let mut stmt = tx.prepare(
+            "SELECT id, key, line_start, line_end, sessions, date FROM search_units WHERE file = ?1",
+        )?;
         let rows = stmt.query_map([file], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            let placement = Placement {
+                line_start: r.get(2)?,
+                line_end: r.get(3)?,
+                sessions: r.get(4)?,
+                date: r.get(5)?,
+            };
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, placement))
         })?;
         for row in rows {
-            let (id, key) = row?;
-            old.entry(key).or_default().push(id);
+            let (id, key, placement) = row?;
+            old.entry(key).or_default().push((id, placement));
         }
     }
     let mut insert = tx.prepare_cached(
@@ -146,15 +183,23 @@ fn replace_units(
     )?;
     for unit in units {
         let key = unit_key(&unit);
-        let sessions = unit.sessions.join(" ");
-        if let Some(id) = old.get_mut(&key).and_then(Vec::pop) {
-            moved.execute(params![
-                id,
-                unit.line_start as i64,
-                unit.line_end as i64,
-                sessions,
-                unit.date
-            ])?;
+        let placement = Placement {
+            line_start: unit.line_start as i64,
+            line_end: unit.line_end as i64,
+            sessions: unit.sessions.join(" "),
+            date: unit.date,
+        };
+        if let Some((id, was)) = old.get_mut(&key).and_then(Vec::pop) {
+            // Most kept units did not even move: nothing to write.
+            if was != placement {
+                moved.execute(params![
+                    id,
+                    placement.line_start,
+                    placement.line_end,
+                    placement.sessions,
+                    placement.date
+                ])?;
+            }
             report.units_kept += 1;
             continue;
         }
@@ -164,7 +209,7 @@ fn replace_units(
             unit.line_end as i64,
             unit.kind,
             unit.project,
-            sessions,
+            placement.sessions,
             unit.date,
             key,
             unit.text,
@@ -174,7 +219,7 @@ fn replace_units(
         report.units_added += 1;
     }
     let mut delete = tx.prepare_cached("DELETE FROM search_units WHERE id = ?1")?;
-    for id in old.into_values().flatten() {
+    for (id, _) in old.into_values().flatten() {
         delete.execute([id])?;
         report.units_removed += 1;
     }

@@ -18,6 +18,7 @@ use crate::config::Config;
 use crate::error::Result;
 use crate::store::Store;
 use rusqlite::{Connection, OptionalExtension};
+use std::collections::HashMap;
 use std::path::Path;
 
 pub use embed::Embedder;
@@ -195,9 +196,12 @@ pub fn search(
         })?;
     }
     let conn = store.conn();
+    let fused = fuse(full_text, &nearest.units);
+    let ids: Vec<i64> = fused.iter().map(|r| r.id).collect();
+    let mut units = unit_hits(conn, &ids)?;
     let mut hits = Vec::new();
-    for ranked in fuse(full_text, &nearest.units) {
-        if let Some(mut hit) = unit_hit(conn, ranked.id)? {
+    for ranked in fused {
+        if let Some(mut hit) = units.remove(&ranked.id) {
             hit.score = ranked.score;
             hits.push(hit);
         }
@@ -234,14 +238,10 @@ pub fn search(
     }
     let mut hits = rerank(hits);
     hits.truncate(opts.limit);
-    let shown: Vec<i64> = hits.iter().filter_map(|h| h.id).collect();
-    let mut snippets = query::snippets(conn, &groups, &shown)?;
     for hit in hits.iter_mut().filter(|h| h.source == "memory") {
         // A hit found by its meaning alone has no matched words to show.
-        hit.snippet = hit
-            .id
-            .and_then(|id| snippets.remove(&id))
-            .unwrap_or_else(|| query::plain_snippet(&hit.text));
+        hit.snippet =
+            query::snippet(&hit.text, &groups).unwrap_or_else(|| query::plain_snippet(&hit.text));
     }
     Ok(hits)
 }
@@ -446,30 +446,37 @@ pub fn listing(conn: &Connection) -> Result<Listing> {
 
 /// The indexed unit with row id `id`.
 pub fn unit_hit(conn: &Connection, id: i64) -> Result<Option<Hit>> {
-    Ok(conn
-        .prepare_cached(
-            "SELECT file, line_start, line_end, kind, project, sessions, date, text
-             FROM search_units WHERE id = ?1",
-        )?
-        .query_row([id], |r| {
-            let sessions: String = r.get(5)?;
-            Ok(Hit {
-                source: "memory",
-                id: Some(id),
-                file: r.get(0)?,
-                line_start: r.get::<_, i64>(1)? as usize,
-                line_end: r.get::<_, i64>(2)? as usize,
-                kind: r.get(3)?,
-                project: r.get(4)?,
-                sessions: sessions.split_whitespace().map(str::to_string).collect(),
-                date: r.get(6)?,
-                snippet: String::new(),
-                text: r.get(7)?,
-                score: 0.0,
-                in_project: false,
-            })
-        })
-        .optional()?)
+    Ok(unit_hits(conn, &[id])?.remove(&id))
+}
+
+/// The indexed units with these row ids (one query), by id.
+fn unit_hits(conn: &Connection, ids: &[i64]) -> Result<HashMap<i64, Hit>> {
+    let list = serde_json::to_string(ids).expect("integers serialise");
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, file, line_start, line_end, kind, project, sessions, date, text
+         FROM search_units WHERE id IN (SELECT value FROM json_each(?1))",
+    )?;
+    let rows = stmt.query_map([list], |r| {
+        let id: i64 = r.get(0)?;
+        let sessions: String = r.get(6)?;
+        let hit = Hit {
+            source: "memory",
+            id: Some(id),
+            file: r.get(1)?,
+            line_start: r.get::<_, i64>(2)? as usize,
+            line_end: r.get::<_, i64>(3)? as usize,
+            kind: r.get(4)?,
+            project: r.get(5)?,
+            sessions: sessions.split_whitespace().map(str::to_string).collect(),
+            date: r.get(7)?,
+            snippet: String::new(),
+            text: r.get(8)?,
+            score: 0.0,
+            in_project: false,
+        };
+        Ok((id, hit))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 fn rollout_path(conn: &Connection, thread_id: &str) -> Result<Option<String>> {

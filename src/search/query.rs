@@ -232,11 +232,10 @@ pub fn indexed_body(text: &str) -> String {
 /// The start of a unit's text as a snippet, for a hit found by its meaning
 /// alone (no matched words to show).
 pub fn plain_snippet(text: &str) -> String {
-    const WORDS: usize = 24;
     let body = indexed_body(text);
     let words: Vec<&str> = body.split_whitespace().collect();
-    let mut out = words[..words.len().min(WORDS)].join(" ");
-    if words.len() > WORDS {
+    let mut out = words[..words.len().min(SNIPPET_WORDS)].join(" ");
+    if words.len() > SNIPPET_WORDS {
         out.push('…');
     }
     out
@@ -256,7 +255,7 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
     if groups.is_empty() {
         return Ok(Vec::new());
     }
-    let total: f64 = conn.query_row("SELECT count(*) FROM search_units", [], |r| r.get(0))?;
+    let total = super::index::unit_count(conn)? as f64;
     // Counting stops at half the units: a group past that is common.
     let half = total as i64 / 2 + 1;
     let dfs: Vec<f64> = groups
@@ -273,8 +272,12 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
         .filter(|(_, df)| total < COMMON_FROM_UNITS || **df * 2.0 <= total)
         .map(|(g, _)| g.clone())
         .collect();
-    let expr = match_any(if telling.is_empty() { groups } else { &telling });
-    // Snippets are made for the hits shown (see [`snippets`]): made here,
+    let searched = present_terms(conn, if telling.is_empty() { groups } else { &telling })?;
+    if searched.iter().all(|g| g.terms.is_empty()) {
+        return Ok(Vec::new());
+    }
+    let expr = match_any(&searched);
+    // Snippets are made for the hits shown (see [`snippet`]): made here,
     // SQLite would make one for every match before sorting.
     let mut stmt = conn.prepare_cached(
         "SELECT rowid, bm25(search_fts, 1.0, 0.3)
@@ -285,48 +288,33 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
         Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?))
     })?;
     let candidates: Vec<(i64, f64)> = rows.collect::<rusqlite::Result<_>>()?;
-    let ids: Vec<i64> = candidates.iter().map(|c| c.0).collect();
-    hold_candidates(conn, &ids)?;
     let Some(best) = candidates.first().map(|c| c.1).filter(|b| *b < 0.0) else {
         return Ok(candidates
             .into_iter()
             .map(|(id, _)| Ranked { id, score: 0.0 })
             .collect());
     };
-    let mut weights = Vec::new();
-    let mut matched: HashMap<i64, f64> = HashMap::new();
-    for (group, df) in groups.iter().zip(&dfs) {
-        let weight = ((total + 1.0) / (df + 1.0)).ln().max(0.1);
-        weights.push(weight);
-        let hits = group_hits(conn, group)?;
-        // A group without synonyms is its word alone: the same hits.
-        let by_word = if group.terms.len() == 1 {
-            hits.clone()
-        } else {
-            let exact = Group {
-                word: group.word.clone(),
-                terms: vec![group.word.clone()],
-            };
-            group_hits(conn, &exact)?
-        };
-        for id in hits {
-            // The user's own word counts more than a synonym of it.
-            let share = if by_word.contains(&id) {
-                1.0
-            } else {
-                SYNONYM_SHARE
-            };
-            *matched.entry(id).or_default() += weight * share;
-        }
-    }
+    let ids: Vec<i64> = candidates.iter().map(|c| c.0).collect();
+    let words = candidate_words(conn, &ids)?;
+    let terms: Vec<GroupTerms> = groups.iter().map(GroupTerms::of).collect();
+    let weights: Vec<f64> = dfs
+        .iter()
+        .map(|df| ((total + 1.0) / (df + 1.0)).ln().max(0.1))
+        .collect();
     let all: f64 = weights.iter().sum();
     let mut ranked: Vec<Ranked> = candidates
         .into_iter()
         .map(|(id, bm25)| {
-            let coverage = matched.get(&id).copied().unwrap_or(0.0) / all;
+            let matched: f64 = words.get(&id).map_or(0.0, |columns| {
+                terms
+                    .iter()
+                    .zip(&weights)
+                    .map(|(group, weight)| weight * group.share_in(columns))
+                    .sum()
+            });
             Ranked {
                 id,
-                score: coverage + bm25 / best,
+                score: matched / all + bm25 / best,
             }
         })
         .collect();
@@ -334,53 +322,157 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
     Ok(ranked)
 }
 
-/// Copies the candidates' text into a connection-private full-text table
-/// with the index's tokenizer, so that which question words each one
-/// holds is asked of a few hundred rows: asking the whole index, with the
-/// candidates as a constraint, walks every match of a common word.
-fn hold_candidates(conn: &Connection, ids: &[i64]) -> Result<()> {
-    conn.execute_batch(
-        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_candidates USING fts5(
-             body, context, tokenize = 'porter unicode61 remove_diacritics 2'
-         );
-         DELETE FROM temp.search_candidates;",
-    )?;
-    let list = serde_json::to_string(ids).expect("integers serialise");
-    conn.prepare_cached(
-        "INSERT INTO temp.search_candidates(rowid, body, context)
-         SELECT id, body, context FROM search_units
-         WHERE id IN (SELECT value FROM json_each(?1))",
-    )?
-    .execute([list])?;
-    Ok(())
-}
-
-/// The text around the matched terms of each of `ids` (matches in `**`),
-/// for those of the last [`rank`]'s candidates that hold a term of `groups`.
-pub fn snippets(conn: &Connection, groups: &[Group], ids: &[i64]) -> Result<HashMap<i64, String>> {
-    if groups.is_empty() || ids.is_empty() {
-        return Ok(HashMap::new());
-    }
+/// The stemmed words of each candidate's indexed columns (body, context),
+/// read in one query: which question words a candidate holds is worked out
+/// here rather than asked of SQLite once per word.
+fn candidate_words(conn: &Connection, ids: &[i64]) -> Result<HashMap<i64, [Vec<String>; 2]>> {
     let list = serde_json::to_string(ids).expect("integers serialise");
     let mut stmt = conn.prepare_cached(
-        "SELECT rowid, snippet(search_candidates, 0, '**', '**', '…', 24)
-         FROM temp.search_candidates
-         WHERE search_candidates MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))",
+        "SELECT id, body, context FROM search_units
+         WHERE id IN (SELECT value FROM json_each(?1))",
     )?;
-    let rows = stmt.query_map(rusqlite::params![match_any(groups), list], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+    let rows = stmt.query_map([list], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            [
+                stems(&r.get::<_, String>(1)?),
+                stems(&r.get::<_, String>(2)?),
+            ],
+        ))
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Which of the held candidates match any term of `group`.
-fn group_hits(conn: &Connection, group: &Group) -> Result<HashSet<i64>> {
-    let expr = match_any(std::slice::from_ref(group));
-    let mut stmt = conn.prepare_cached(
-        "SELECT rowid FROM temp.search_candidates WHERE search_candidates MATCH ?1",
-    )?;
-    let rows = stmt.query_map([expr], |r| r.get::<_, i64>(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+/// The [`stem`]s of a text's words, in order.
+fn stems(text: &str) -> Vec<String> {
+    words(text).map(|w| stem(&w)).collect()
+}
+
+/// A group's terms as stem sequences (a multi-word entry is a phrase).
+struct GroupTerms {
+    /// The user's own word.
+    word: Vec<String>,
+    /// The word and its synonyms.
+    terms: Vec<Vec<String>>,
+}
+
+impl GroupTerms {
+    fn of(group: &Group) -> GroupTerms {
+        GroupTerms {
+            word: stems(&group.word),
+            terms: group.terms.iter().map(|t| stems(t)).collect(),
+        }
+    }
+
+    /// What the group counts for a unit with these columns: 1 for the
+    /// user's own word, [`SYNONYM_SHARE`] for a synonym of it, else 0.
+    fn share_in(&self, columns: &[Vec<String>; 2]) -> f64 {
+        let holds = |term: &[String]| columns.iter().any(|c| holds_phrase(c, term));
+        if holds(&self.word) {
+            1.0
+        } else if self.terms.iter().any(|t| holds(t)) {
+            SYNONYM_SHARE
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether the stem `word` is any word of any of the group's terms.
+    fn names(&self, word: &str) -> bool {
+        self.terms.iter().flatten().any(|w| w == word)
+    }
+}
+
+/// Whether `phrase` (stems) occurs in `words` (stems) as consecutive words.
+fn holds_phrase(words: &[String], phrase: &[String]) -> bool {
+    !phrase.is_empty() && words.windows(phrase.len()).any(|w| w == phrase)
+}
+
+/// The stretch of a unit's indexed text around the question's words, with
+/// the matched words in `**` (at most [`SNIPPET_WORDS`] words, `…` where it
+/// was cut); `None` when the text holds none of them.
+pub fn snippet(text: &str, groups: &[Group]) -> Option<String> {
+    let terms: Vec<GroupTerms> = groups.iter().map(GroupTerms::of).collect();
+    let body = indexed_body(text);
+    let tokens: Vec<&str> = body.split_whitespace().collect();
+    let is_term = |w: &str| terms.iter().any(|g| g.names(&stem(w)));
+    let marked: Vec<(String, bool)> = tokens.iter().map(|t| mark_words(t, is_term)).collect();
+    let matched: Vec<bool> = marked.iter().map(|m| m.1).collect();
+    let first = matched.iter().position(|m| *m)?;
+    // The window that holds the most matched words, the earliest of equals.
+    let len = SNIPPET_WORDS.min(tokens.len());
+    let count = |start: usize| matched[start..start + len].iter().filter(|m| **m).count();
+    let earliest = first.saturating_sub(len / 4).min(tokens.len() - len);
+    let start = (earliest..=tokens.len() - len)
+        .max_by_key(|s| (count(*s), std::cmp::Reverse(*s)))
+        .unwrap_or(0);
+    let mut out = String::new();
+    if start > 0 {
+        out.push('…');
+    }
+    let parts: Vec<&str> = marked[start..start + len]
+        .iter()
+        .map(|m| m.0.as_str())
+        .collect();
+    out.push_str(&parts.join(" "));
+    if start + len < tokens.len() {
+        out.push('…');
+    }
+    Some(out)
+}
+
+/// `token` with each of its words that `is_term` in `**`, and whether any was.
+fn mark_words(token: &str, is_term: impl Fn(&str) -> bool) -> (String, bool) {
+    let mut out = String::with_capacity(token.len() + 4);
+    let mut any = false;
+    let mut rest = token;
+    while !rest.is_empty() {
+        let word_len = rest
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len());
+        if word_len == 0 {
+            let c = rest.chars().next().expect("not empty");
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        let word = &rest[..word_len];
+        if is_term(&word.to_lowercase()) {
+            any = true;
+            out.push_str("**");
+            out.push_str(word);
+            out.push_str("**");
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[word_len..];
+    }
+    (out, any)
+}
+
+/// Longest snippet, in words (what FTS5's `snippet()` was asked for).
+const SNIPPET_WORDS: usize = 24;
+
+/// The groups with only the terms some unit holds: a question widened by
+/// synonyms names many words the memory never uses, and BM25 weighs every
+/// term of the expression for every match.
+fn present_terms(conn: &Connection, groups: &[Group]) -> Result<Vec<Group>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM search_fts WHERE search_fts MATCH ?1)")?;
+    let mut out = Vec::new();
+    for g in groups {
+        let mut terms = Vec::new();
+        for t in &g.terms {
+            if stmt.query_row([literal(t)], |r| r.get::<_, bool>(0))? {
+                terms.push(t.clone());
+            }
+        }
+        out.push(Group {
+            word: g.word.clone(),
+            terms,
+        });
+    }
+    Ok(out)
 }
 
 /// How many units match any term of `group`, counted up to `cap`.
@@ -418,6 +510,34 @@ mod tests {
         for part in expr.split(" OR ") {
             assert!(part.starts_with('"') && part.ends_with('"'), "{part}");
         }
+    }
+
+    #[test]
+    fn a_snippet_marks_the_question_words_inside_code_and_cuts_around_them() {
+        let g = groups("how do we ship?");
+        let text = format!(
+            "- {} production deploys go through `make ship-prod` [Task 2]",
+            "word ".repeat(40)
+        );
+        let s = snippet(&text, &g).expect("the text holds a question word");
+        assert!(s.contains("**production** **deploys**"), "{s}");
+        assert!(s.contains("`make **ship**-**prod**`"), "{s}");
+        assert!(
+            s.starts_with('…') && !s.ends_with('…') && !s.contains("[Task"),
+            "{s}"
+        );
+        assert_eq!(s.split_whitespace().count(), SNIPPET_WORDS);
+        assert_eq!(snippet("- `cargo fmt` formats", &g), None);
+    }
+
+    #[test]
+    fn a_synonym_counts_less_than_the_users_own_word_and_phrases_stay_whole() {
+        let g = GroupTerms::of(&groups("lint")[0]);
+        let columns = |body: &str| [stems(body), Vec::new()];
+        assert_eq!(g.share_in(&columns("run the linting step")), 1.0);
+        assert_eq!(g.share_in(&columns("`ruff check` first")), SYNONYM_SHARE);
+        assert_eq!(g.share_in(&columns("static checks, then analysis")), 0.0);
+        assert_eq!(g.share_in(&columns("static analysis in CI")), SYNONYM_SHARE);
     }
 
     #[test]
