@@ -174,7 +174,11 @@ pub(super) fn jwk(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     let from = hit.saturating_sub(4096);
     let to = text.len().min(hit + 8192);
     let mut i = from;
-    while let Some(q) = text[i..to].iter().position(|&b| b == b'"') {
+    // A name read at the window's end may run past it: the loop stops there.
+    while let Some(q) = text
+        .get(i..to)
+        .and_then(|w| w.iter().position(|&b| b == b'"'))
+    {
         let name = i + q + 1;
         let name_end = run(text, name, 3, |b| b.is_ascii_lowercase());
         i = name_end.max(name);
@@ -359,6 +363,17 @@ mod tests {
 
     const BODY1: &str = "MIIEowIBAAKCAQEAx4bq9Zk2Lm0Q9xZ3pR7tW1vBc";
     const BODY2: &str = "Yk8Qz3mN5pL7rT9vX1bD3fH5jK7mN9pR2tV4xZ6a";
+
+    #[test]
+    fn a_name_at_the_end_of_a_keys_window_is_not_read_past_it() {
+        // `"kty"` at 1, and a quote opening a name on the window's last byte.
+        let mut text = String::from("{\"kty\": \"oct\",");
+        text.push_str(&" ".repeat(8192 + 1 - text.len() - 1));
+        text.push_str("\"kid\": \"a\"}");
+        let mut out = Vec::new();
+        jwk(text.as_bytes(), 1, &mut out);
+        assert!(out.is_empty());
+    }
 
     #[test]
     fn pem_blocks_real_and_escaped_newlines() {
