@@ -68,6 +68,12 @@ pub(super) const TRIGGERS: &[(&str, Printed)] = &[
     ("configure get", Printed::Random),
     // "✔ Generated new API key" and the key on the next line.
     ("new api key", Printed::Random),
+    // `cat ~/.vault-token`: the CLI's stored token (legacy `s.` ones too).
+    (".vault-token", Printed::Random),
+    // `kubectl get secret X -o jsonpath='{.data.password}'`: the value, base64.
+    ("jsonpath={.data.", Printed::Random),
+    ("jsonpath=\"{.data.", Printed::Random),
+    ("jsonpath='{.data.", Printed::Random),
 ];
 
 /// How far after the command its output is looked for.
@@ -266,6 +272,7 @@ fn names_a_secret(line: &[u8], i: usize) -> bool {
         "get-secret-value" => contains_ci(line, b"text"),
         "keyvault secret show" => contains_ci(line, b"value"),
         "secrets get" => contains_ci(line, b"--plain"),
+        t if t.starts_with("jsonpath=") => contains_ci(line, b"secret"),
         // `aws configure get aws_secret_access_key` (not `region`).
         "configure get" => contains_ci(line, b"secret") || contains_ci(line, b"token"),
         "get-parameter" => contains_ci(line, b"decryption") && contains_ci(line, b"text"),
@@ -472,6 +479,19 @@ mod tests {
             red("$ echo \"$API_TOKEN\"\nk2LmQ9xZ3pR7tW1vBc4N"),
             ["k2LmQ9xZ3pR7tW1vBc4N"]
         );
+    }
+
+    #[test]
+    fn a_stored_vault_token_and_a_kubernetes_secret_value() {
+        assert_eq!(
+            red("$ cat ~/.vault-token\ns.Qm7RkT2vX9pL4wN8bY6cJ1dF\n$ vault status"),
+            ["s.Qm7RkT2vX9pL4wN8bY6cJ1dF"]
+        );
+        let k8s = "$ kubectl get secret grafana -o jsonpath=\"{.data.admin-password}\"\nTytwelQ9dzByaUxB\n";
+        assert_eq!(red(k8s), ["TytwelQ9dzByaUxB"]);
+        // A ConfigMap's data is not a secret.
+        let config = "$ kubectl get configmap app -o jsonpath='{.data.mode}'\nZXhwZXJpbWVudGFs\n";
+        assert!(red(config).is_empty());
     }
 
     #[test]

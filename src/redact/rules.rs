@@ -39,6 +39,8 @@ pub(super) enum Alphabet {
     Bech32Lower,
     /// Base58 (Bitcoin): alphanumerics without `0`, `O`, `I` and `l`.
     Base58,
+    /// `[A-Za-z0-9$]` (Braintree's `$`-separated access tokens).
+    AlnumDollar,
 }
 
 impl Alphabet {
@@ -62,6 +64,7 @@ impl Alphabet {
             Alphabet::Base58 => {
                 b.is_ascii_alphanumeric() && !matches!(b, b'0' | b'O' | b'I' | b'l')
             }
+            Alphabet::AlnumDollar => b.is_ascii_alphanumeric() || b == b'$',
         }
     }
 }
@@ -238,6 +241,23 @@ pub(super) static TOKEN_RULES: &[TokenRule] = &[
     rule("vault_token", "hvs.", Url, 24, ANY, Random),
     rule("vault_token", "hvb.", Url, 24, ANY, Random),
     rule("vault_token", "hvr.", Url, 24, ANY, Random),
+    // Braintree: `access_token$<environment>$<merchant>$<32 hex>`.
+    rule(
+        "braintree_access_token",
+        "access_token$production$",
+        AlnumDollar,
+        40,
+        60,
+        Plain,
+    ),
+    rule(
+        "braintree_access_token",
+        "access_token$sandbox$",
+        AlnumDollar,
+        40,
+        60,
+        Plain,
+    ),
     rule("doppler_token", "dp.pt.", Alnum, 40, 48, Plain),
     rule("doppler_token", "dp.st.", UrlDot, 40, 64, Plain),
     rule("doppler_token", "dp.ct.", Alnum, 40, 48, Plain),
@@ -447,6 +467,15 @@ mod tests {
         assert!(find(&format!("risk-{body}")).is_empty());
         assert!(find(&format!("SK-{body}")).is_empty());
         assert_eq!(find(&format!("(sk-{body})")).len(), 1);
+    }
+
+    #[test]
+    fn braintree_access_tokens() {
+        let braintree = "access_token$production$oo56mddeclfvr2h8$253e5387661c9202bf05c4fa5b1c2a78";
+        assert_eq!(
+            find(&format!("using {braintree} against")),
+            [("braintree_access_token", braintree)]
+        );
     }
 
     #[test]
