@@ -96,8 +96,7 @@ pub fn refresh(conn: &mut Connection, root: &Path) -> Result<IndexReport> {
     if report.files_read + report.files_removed > 0
         || crate::store::kv::get(&tx, UNIT_COUNT)?.is_none()
     {
-        let count: i64 = tx.query_row("SELECT count(*) FROM search_units", [], |r| r.get(0))?;
-        crate::store::kv::set(&tx, UNIT_COUNT, &count.to_string())?;
+        crate::store::kv::set(&tx, UNIT_COUNT, &count_units(&tx)?.to_string())?;
     }
     tx.commit()?;
     Ok(report)
@@ -107,12 +106,17 @@ pub fn refresh(conn: &mut Connection, root: &Path) -> Result<IndexReport> {
 /// that a search does not count 40,000 rows to weigh its words.
 const UNIT_COUNT: &str = "search_unit_count";
 
-/// How many units the index holds.
+/// How many units the index holds (as the last refresh counted them).
 pub fn unit_count(conn: &Connection) -> Result<i64> {
     match crate::store::kv::get(conn, UNIT_COUNT)?.and_then(|v| v.parse().ok()) {
         Some(n) => Ok(n),
-        None => Ok(conn.query_row("SELECT count(*) FROM search_units", [], |r| r.get(0))?),
+        None => count_units(conn),
     }
+}
+
+/// Counts the index's units (a walk of the whole table).
+fn count_units(conn: &Connection) -> Result<i64> {
+    Ok(conn.query_row("SELECT count(*) FROM search_units", [], |r| r.get(0))?)
 }
 
 /// Drops the whole index (units, files, cached vectors stay) so the next
