@@ -66,7 +66,7 @@ pub(super) enum Cmd {
     Rdp,
     /// `snyk auth X` (the token is a UUID).
     Snyk,
-    /// `vault login X`, `vault login token=X`.
+    /// `vault login X`, `vault login token=X`, `vault operator unseal X`.
     VaultLogin,
     /// Windows' `setx NAME X`, Apache's and csh's `setenv NAME X`, nginx's
     /// `proxy_set_header NAME X`, jq's `--arg NAME X`: the value, when the

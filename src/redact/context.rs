@@ -217,7 +217,7 @@ pub(super) fn recovery_phrase(text: &[u8], hit_end: usize, out: &mut Vec<Finding
     } else {
         hit_end
     };
-    let mut i = match text.get(hit_end) {
+    let i = match text.get(hit_end) {
         Some(b' ') => past_phrase(text, hit_end + 1),
         _ => None,
     }
@@ -226,7 +226,23 @@ pub(super) fn recovery_phrase(text: &[u8], hit_end: usize, out: &mut Vec<Finding
             b.is_ascii_alphanumeric() || b == b'_'
         })
     });
-    // ... or a line break, real or escaped (`Phrase:\n…`).
+    if let Some(found) = phrase_at(text, i) {
+        out.push(found);
+        return;
+    }
+    // "the seed words I wrote down:", then the phrase: past the colon
+    // that ends the line's few words.
+    let line = super::lex::line_end(text, hit_end, 80);
+    if let Some(colon) = text[hit_end..line].iter().position(|&b| b == b':')
+        && let Some(found) = phrase_at(text, hit_end + colon + 1)
+    {
+        out.push(found);
+    }
+}
+
+/// The recovery phrase that starts at `i` past separators: `=`, `:`,
+/// blanks, quotes and a line break, real or escaped (`Phrase:\n…`).
+fn phrase_at(text: &[u8], mut i: usize) -> Option<Finding> {
     loop {
         i = run(text, i, 8, |b| {
             matches!(
@@ -259,17 +275,15 @@ pub(super) fn recovery_phrase(text: &[u8], hit_end: usize, out: &mut Vec<Finding
         b"the", b"and", b"for", b"you", b"with", b"this", b"that", b"are", b"was", b"not", b"but",
         b"from", b"will", b"your", b"they",
     ];
-    if [12, 15, 18, 21, 24].contains(&words.len())
+    ([12, 15, 18, 21, 24].contains(&words.len())
         && !words.iter().any(|w| PROSE.contains(w))
         && words.iter().all(|w| (3..=8).contains(&w.len()))
-        && !text.get(i).is_some_and(u8::is_ascii_alphanumeric)
-    {
-        out.push(Finding {
-            rule: "recovery_phrase",
-            start,
-            end: i,
-        });
-    }
+        && !text.get(i).is_some_and(u8::is_ascii_alphanumeric))
+    .then_some(Finding {
+        rule: "recovery_phrase",
+        start,
+        end: i,
+    })
 }
 
 /// An EVM private key (`0x` and 64 hex digits) handed to a wallet or
@@ -494,7 +508,10 @@ pub(super) fn named_then_colon(text: &[u8], hit_end: usize, out: &mut Vec<Findin
     let v = &text[start..end];
     let hex = v.strip_prefix(b"0x").unwrap_or(v);
     let generated = (v.len() >= 20 && looks_random(v)) || (hex.len() >= 32 && is_hex(hex));
-    if generated && !v.contains(&b'/') && !is_harmless(v) && !is_uuid(v) {
+    // A slash in a path or URL; base64 has them too (Vault's unseal keys).
+    let path_like = v.contains(&b'/')
+        && (v.starts_with(b"/") || v.contains(&b'.') || super::lex::contains(v, b"//"));
+    if generated && !path_like && !is_harmless(v) && !is_uuid(v) {
         out.push(Finding {
             rule: "prose_secret",
             start,
@@ -883,6 +900,21 @@ pub(super) fn prose_random(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
         && (hit_end == 9 || matches!(text[hit_end - 10], b' ' | b'\t' | b'\n' | b'"'));
     if word {
         named_in_prose(text, hit_end - 1, Named::Strong, out);
+    }
+}
+
+/// "Generated token X for user alice" (Django REST framework's
+/// `drf_create_token`): the word after the keyword ending at `hit_end`, hex
+/// digits too, since the sentence says it was generated.
+pub(super) fn generated_token(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let (start, end) = prose_word(text, hit_end);
+    let v = &text[start..end];
+    if v.len() >= 20 && looks_random(v) && !is_harmless(v) {
+        out.push(Finding {
+            rule: "prose_secret",
+            start,
+            end,
+        });
     }
 }
 

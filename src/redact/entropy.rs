@@ -74,6 +74,7 @@ pub(super) fn is_uuid(v: &[u8]) -> bool {
 /// case, or capitalised), a number, or at most three characters.
 pub(super) fn is_phrase(v: &[u8]) -> bool {
     let mut parts = 0;
+    let mut mixed_pieces = 0;
     let mut i = 0;
     while i < v.len() {
         if !v[i].is_ascii_alphanumeric() {
@@ -99,8 +100,13 @@ pub(super) fn is_phrase(v: &[u8]) -> bool {
         if !(plain_word || number || part.len() <= 3) {
             return false;
         }
+        // `k2`, `4w`, `t3b`: letters and digits mixed in a short piece are
+        // what a generated password's punctuation cuts it into, not words.
+        if !(plain_word || number) {
+            mixed_pieces += 1;
+        }
     }
-    parts >= 2
+    parts >= 2 && mixed_pieces < 3
 }
 
 /// Starts like an ISO date: `2025-03-04…`, `1979-05-27T00:32:00`.
@@ -227,6 +233,8 @@ mod tests {
         assert!(!is_phrase(b"single"));
         assert!(is_phrase(b"value%27with%27quotes"));
         assert!(is_phrase(b"value-with-'quotes'"));
+        assert!(is_phrase(b"v1.2.3-rc1"));
+        assert!(!is_phrase(b"7x&k2)q%m9(z!p@4w#v8=n^r*t3b"));
         assert!(is_path(b"/etc/secrets/token"));
         assert!(is_path(b"~/.config/app/credentials.json"));
         assert!(!is_path(b"/a8Fk2LmQ9xZ3pR7tW1vB+c"));

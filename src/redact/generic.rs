@@ -383,7 +383,10 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
         return Some(Kind::Password);
     }
     if ends(last, "secret")
-        || any_of(last, &["credential", "credentials", "creds", "pat"])
+        || any_of(
+            last,
+            &["credential", "credentials", "creds", "pat", "appid"],
+        )
         || (is(last, "id") && prev.is_some_and(|p| is(p, "secret")))
     {
         return Some(Kind::Secret);
@@ -426,6 +429,9 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
     if is(last, "key") {
         return match prev {
             None => Some(Kind::BareKey),
+            // A database's primary key is an id; Rails' Active Record
+            // encryption has a `primary_key` of random base64.
+            Some(p) if is(p, "primary") => Some(Kind::BareKey),
             Some(p) if any_of(p, KEY_NOT_SECRET) => None,
             Some(_) => Some(Kind::Secret),
         };
@@ -433,12 +439,10 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
     if any_of(last, GLUED_KEYS) {
         return Some(Kind::Secret);
     }
-    if is(last, "id")
-        && ws.len() >= 3
-        && is(ws[ws.len() - 2], "key")
-        && is(ws[ws.len() - 3], "private")
-    {
-        return Some(Kind::Secret);
+    // `key_derivation_salt`, `AUTH_SALT`: only a random value (a salt named
+    // for a key or an auth scheme is keying material).
+    if is(last, "salt") && ws.len() > 1 {
+        return Some(Kind::BareKey);
     }
     // Duo's `SKEY` (the integration's secret key); a PKCS#12 bundle or key
     // store carried in a variable (`P12_BASE64`, `KEYSTORE_B64`).
@@ -541,6 +545,11 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     else {
         return;
     };
+    // OpenWeatherMap's `appid` is its API key (32 hex digits); elsewhere an
+    // app's id is short and public.
+    if is(name, "appid") && value.end - value.start < 24 {
+        return;
+    }
     // `password: str = "…"`, `const TOKEN: Kind = …`: skip the type annotation.
     let v = &text[value.start..value.end];
     let ident =
@@ -1311,7 +1320,8 @@ mod tests {
             ("PGPASSWORD", Some(Password)),
             ("client_secret", Some(Secret)),
             ("clientSecret", Some(Secret)),
-            ("private_key_id", Some(Secret)),
+            // A Google service account key's id names the key; it opens nothing.
+            ("private_key_id", None),
             ("auth_token", Some(Secret)),
             ("_authToken", Some(Secret)),
             ("access_token", Some(Secret)),
@@ -1333,7 +1343,8 @@ mod tests {
             ("BASIC_AUTH", Some(Auth)),
             ("key", Some(BareKey)),
             ("public_key", None),
-            ("primary_key", None),
+            ("primary_key", Some(BareKey)),
+            ("key_derivation_salt", Some(BareKey)),
             ("cache_key", None),
             ("max_tokens", None),
             ("max_token", None),

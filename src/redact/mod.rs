@@ -74,6 +74,8 @@ enum Action {
     DiscordHook,
     TeamsHook,
     Telegram,
+    /// A Firebase Cloud Messaging legacy server key (`AAAA…:APA91b…`).
+    FcmServerKey,
     AzureSecret,
     Terraform,
     Discord,
@@ -118,6 +120,8 @@ enum Action {
     ProsePassword,
     /// "password X", "the new value is X" in prose: only a generated-looking X.
     ProseRandom,
+    /// "Generated token X": the word after, hex digits too.
+    GeneratedToken,
     /// "login is user / X".
     LoginPair,
     /// A key named in a sentence, then its value after a colon.
@@ -174,6 +178,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("auth", Action::Assign),
     ("credential", Action::Assign),
     ("creds", Action::Assign),
+    ("appid", Action::Assign),
     ("_pat", Action::Assign),
     ("psk", Action::Assign),
     ("skey", Action::Assign),
@@ -222,6 +227,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("/api/webhooks/", Action::DiscordHook),
     ("webhookb2/", Action::TeamsHook),
     (":aa", Action::Telegram),
+    (":apa91b", Action::FcmServerKey),
     ("q~", Action::AzureSecret),
     (".atlasv1.", Action::Terraform),
     ("discord", Action::Discord),
@@ -261,6 +267,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("rdesktop", Action::Command(Cmd::Rdp)),
     ("snyk", Action::Command(Cmd::Snyk)),
     ("vault login", Action::Command(Cmd::VaultLogin)),
+    ("operator unseal", Action::Command(Cmd::VaultLogin)),
     ("setx", Action::Command(Cmd::Setx)),
     ("setenv", Action::Command(Cmd::Setx)),
     ("proxy_set_header", Action::Command(Cmd::Setx)),
@@ -302,6 +309,9 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("auth=(", Action::SecondArgument),
     ("auth.basic(", Action::SecondArgument),
     ("basic_auth=(", Action::SecondArgument),
+    // The AWS SDK for Java: `new BasicAWSCredentials(id, "X")`.
+    ("basicawscredentials(", Action::SecondArgument),
+    ("awsbasiccredentials.create(", Action::SecondArgument),
     ("insert into", Action::SqlInsert),
     ("insecure-password ", Action::ProsePassword),
     ("--password-stdin", Action::PipedPassword),
@@ -311,6 +321,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("value is ", Action::ProseRandom),
     ("token is ", Action::ProseRandom),
     ("key is ", Action::ProseRandom),
+    // Django REST framework's `drf_create_token`: "Generated token X for user …".
+    ("generated token ", Action::GeneratedToken),
     ("key `", Action::ProseRandom),
     ("token `", Action::ProseRandom),
     ("authtoken ", Action::ProseRandom),
@@ -426,6 +438,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("secret key ", Action::NamedThenColon),
     ("private key ", Action::NamedThenColon),
     ("server key ", Action::NamedThenColon),
+    // `vault operator init` prints "Unseal Key 1: …".
+    ("unseal key ", Action::NamedThenColon),
     ("webhook secret ", Action::NamedThenColon),
     ("api-key ", Action::NamedThenColon),
     ("pat ", Action::NamedThenColon),
@@ -483,6 +497,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("phantom", Action::ByteArrayKey),
     ("nsec1", Action::Nostr),
     ("phrase", Action::Phrase),
+    ("seed words", Action::Phrase),
+    ("recovery words", Action::Phrase),
     ("derive-private-key", Action::Phrase),
     ("from_key(", Action::EvmKey),
     ("wallet(", Action::EvmKey),
@@ -546,6 +562,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::DiscordHook => http::discord_webhook(text, start, end, out),
         Action::TeamsHook => http::teams_webhook(text, end, out),
         Action::Telegram => shapes::telegram(text, start, out),
+        Action::FcmServerKey => shapes::fcm_server_key(text, start, out),
         Action::AzureSecret => shapes::azure_client_secret(text, start, out),
         Action::Terraform => shapes::terraform(text, start, end, out),
         Action::Discord => context::discord_bot_token(text, end, out),
@@ -574,6 +591,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::ProsePassword => context::prose_password(text, end, out),
         Action::ProseRandom => context::prose_random(text, end, out),
         Action::LoginPair => context::login_pair(text, end, out),
+        Action::GeneratedToken => context::generated_token(text, end, out),
         Action::NamedThenColon => context::named_then_colon(text, end, out),
         Action::PasswordColumn => context::password_column(text, start, end, out),
         Action::HookSegment(mattermost) => context::hook_segment(text, end, mattermost, out),

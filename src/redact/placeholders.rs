@@ -134,8 +134,23 @@ const REFERENCES: &[&str] = &[
 
 /// Pieces that only templates and interpolations contain.
 const TEMPLATE_PARTS: &[&str] = &[
-    "${", "{{", "}}", "<%", "%(", "%s:%s", "#{", "$(", "***", "...", "…",
+    "${", "{{", "}}", "<%", "%s:%s", "#{", "$(", "***", "...", "…",
 ];
+
+/// Python's named format field `%(name)`: a `%(` that opens anything else is
+/// a generated password's punctuation (Django's `SECRET_KEY`s hold `%(q-o&…`).
+fn has_python_format_field(v: &[u8]) -> bool {
+    v.windows(2).enumerate().any(|(i, w)| {
+        w == b"%(" && {
+            let name = &v[i + 2..];
+            let n = name
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count();
+            n > 0 && name.get(n) == Some(&b')')
+        }
+    })
+}
 
 /// A placeholder, a reference, a template or a masked value: never redacted.
 pub(super) fn is_placeholder(v: &[u8]) -> bool {
@@ -159,6 +174,7 @@ pub(super) fn is_placeholder(v: &[u8]) -> bool {
     if TEMPLATE_PARTS
         .iter()
         .any(|t| super::lex::contains(v, t.as_bytes()))
+        || has_python_format_field(v)
     {
         return true;
     }
@@ -335,6 +351,7 @@ mod tests {
             "PASSWORD",
             "null",
             "dummy-token-123",
+            "%(db_password)s",
         ] {
             assert!(is_placeholder(v.as_bytes()), "{v}");
         }
@@ -348,6 +365,7 @@ mod tests {
             "S3cr3t!x",
             "ABCDEFGHIJKLMNOPQRSTUVWX",
             "postgres",
+            "&qa%jo==p%(q-o&7s9=w864",
         ] {
             assert!(!is_placeholder(v.as_bytes()), "{v}");
         }

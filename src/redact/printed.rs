@@ -29,6 +29,8 @@ pub(super) const TRIGGERS: &[(&str, Printed)] = &[
     ("openssl rand", Printed::Random),
     ("token_hex", Printed::Random),
     ("token_urlsafe", Printed::Random),
+    // Python's `Fernet.generate_key()`, `jwk.JWK.generate(…)`-style helpers.
+    ("generate_key(", Printed::Random),
     ("randombytes(", Printed::Random),
     ("urandom", Printed::Random),
     ("rails secret", Printed::Random),

@@ -1,5 +1,6 @@
 //! Tokens recognised by a marker inside them rather than a leading prefix:
-//! Telegram bot tokens (`<bot id>:AA…`), Microsoft Entra (Azure AD) client
+//! Telegram bot tokens (`<bot id>:AA…`), Firebase Cloud Messaging server
+//! keys (`AAAA…:APA91b…`), Microsoft Entra (Azure AD) client
 //! secrets (`…8Q~…`), Terraform Cloud tokens (`….atlasv1.…`), Salesforce
 //! access tokens (`00D…!…`), Mailchimp keys (`…-us12`) and Azure DevOps
 //! tokens (`…AZDO…`).
@@ -27,6 +28,24 @@ pub(super) fn telegram(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     let end = run(text, hit + 1, 64, word);
     if bounded && end - hit - 1 == 35 {
         push(out, text, "telegram_bot_token", digits, end);
+    }
+}
+
+/// A Firebase Cloud Messaging legacy server key: `AAAA` and 7 base64url
+/// characters, `:APA91b`, then 130 or more (a device's registration token
+/// has the same tail after a random head, and is no secret).
+pub(super) fn fcm_server_key(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    if !text[hit..].starts_with(b":APA91b") {
+        return;
+    }
+    let start = run_back(text, hit, 12, word);
+    if hit - start != 11 || !text[start..].starts_with(b"AAAA") {
+        return;
+    }
+    let end = run(text, hit + 1, 200, word);
+    let tail = end - (hit + 1);
+    if tail >= 136 {
+        push(out, text, "fcm_server_key", start, end);
     }
 }
 
@@ -130,6 +149,21 @@ mod tests {
         out.clear();
         let short = "12:AAHk2LmQ9xZ3pR7tW1vBc4Nd5Fe6Gh7Jk8L";
         telegram(short.as_bytes(), 2, &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn fcm_server_keys_but_not_registration_tokens() {
+        let tail = "HkQ2LmN9pQrStUvWxYz0aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567_-abcdEFGHijklMNOPqrstUVWXyz0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV";
+        let key = format!("AAAAq7Bx3Kd:APA91b{tail}");
+        let t = format!("$ cat server-key\n{key}\n");
+        let mut out = Vec::new();
+        fcm_server_key(t.as_bytes(), t.find(":APA").unwrap(), &mut out);
+        assert_eq!(&t[out[0].start..out[0].end], key);
+        // A device's registration token: the same tail after a random head.
+        out.clear();
+        let t = format!("\"to\": \"dK3x9Lq2Wv8:APA91b{tail}\"");
+        fcm_server_key(t.as_bytes(), t.find(":APA").unwrap(), &mut out);
         assert!(out.is_empty());
     }
 

@@ -38,6 +38,11 @@ const FIXED: &[(&str, &str)] = &[
         "the password field is required; the token is optional",
     ),
     ("commands", "git alias set lg log --oneline"),
+    // A service account key's id names the key; the key itself is the PEM.
+    (
+        "tool_output",
+        "  \"private_key_id\": \"4c1f0e9b8a7d6c5b4a39281706f5e4d3c2b1a098\",",
+    ),
     (
         "commands",
         "mc alias set local http://127.0.0.1:9000 $MINIO_USER $MINIO_PASSWORD",
@@ -1261,6 +1266,53 @@ fn generated_public(rng: &mut Rng) -> Vec<(&'static str, String)> {
     out
 }
 
+/// Look-alikes of the key-material shapes: a device's FCM registration
+/// token, short app ids, a database primary key, Python format fields, a
+/// sentence about seed words, a token count.
+fn key_material_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "tool_output",
+            format!(
+                "{{\"to\": \"{}:APA91b{}\", \"notification\": {{\"title\": \"Build done\"}}}}",
+                rng.string(URL, 11),
+                rng.string(URL, 134)
+            ),
+        ),
+        (
+            "urls",
+            format!(
+                "https://graph.facebook.com/oauth?appid={}&v=18",
+                rng.string(DIGITS, 15)
+            ),
+        ),
+        (
+            "code",
+            format!("wx.config({{ appid: 'wx{}' }})", rng.string(HEX, 16)),
+        ),
+        (
+            "code",
+            "id = models.BigAutoField(primary_key=True)".to_string(),
+        ),
+        (
+            "code",
+            "primary_key: user_id\nforeign_key: account_id".to_string(),
+        ),
+        (
+            "code",
+            "DSN = 'host=%(db_host)s password=%(db_password)s'".to_string(),
+        ),
+        (
+            "prose",
+            "the seed words are on paper in the office safe: ask Dana".to_string(),
+        ),
+        (
+            "prose",
+            "Generated token usage report for user alice (4096 tokens)".to_string(),
+        ),
+    ]
+}
+
 /// The whole negative corpus (deterministic).
 /// Look-alikes of what the named-secret rules take: public site keys, ARNs,
 /// a password said to be elsewhere, variables, short byte arrays, commits.
@@ -1394,6 +1446,7 @@ pub fn all() -> Vec<Negative> {
         generated_public(&mut rng)
             .into_iter()
             .chain(named_lookalikes(&mut rng))
+            .chain(key_material_lookalikes(&mut rng))
             .map(|(category, text)| Negative { category, text }),
     );
     out

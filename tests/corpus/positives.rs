@@ -719,9 +719,7 @@ fn private_keys(rng: &mut Rng, out: &mut Vec<Positive>) {
                     "{{\"type\": \"service_account\", \"project_id\": \"acme-prod\", \"private_key_id\": \"{key_id}\", \"private_key\": {}, \"client_email\": \"ci@acme-prod.iam.gserviceaccount.com\"}}",
                     json_string(&block)
                 );
-                let mut s = body.clone();
-                s.push(key_id);
-                ("gcp_service_account_json", sa, s)
+                ("gcp_service_account_json", sa, body.clone())
             }
             2 => {
                 let inner = format!("{{\"private_key\": {}}}", json_string(&block));
@@ -3805,6 +3803,101 @@ fn more_shapes(rng: &mut Rng, out: &mut Vec<Positive>) {
     });
 }
 
+/// Key material in the shapes a held-out corpus showed missing: Vault's
+/// unseal keys, Firebase server keys, OpenWeatherMap's `appid`, Rails'
+/// Active Record encryption keys, Django keys full of punctuation, seed
+/// words after a sentence, DRF tokens, Fernet keys, Java AWS credentials.
+fn key_material(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let mut push = |kind: &'static str, text: String, secrets: Vec<String>| {
+        out.push(Positive {
+            family: "key_material",
+            kind,
+            text,
+            secrets,
+        });
+    };
+    let unseal: Vec<String> = (0..3).map(|_| random_b64(rng, 33)).collect();
+    let root = format!("hvs.{}", rng.string(ALNUM, 24));
+    push(
+        "vault_unseal",
+        format!(
+            "$ vault operator init -key-shares=3 -key-threshold=2\nUnseal Key 1: {}\nUnseal Key 2: {}\nUnseal Key 3: {}\n\nInitial Root Token: {root}\n",
+            unseal[0], unseal[1], unseal[2]
+        ),
+        [unseal.clone(), vec![root]].concat(),
+    );
+    let key = random_b64(rng, 33);
+    push(
+        "vault_unseal",
+        format!("$ vault operator unseal {key}\nUnseal Progress    1/2\n"),
+        vec![key],
+    );
+    let fcm = format!("AAAA{}:APA91b{}", rng.string(URL, 7), rng.string(URL, 134));
+    push(
+        "fcm_server_key",
+        format!("$ cat firebase/server-key.txt\n{fcm}\n"),
+        vec![fcm],
+    );
+    let appid = rng.string(HEX, 32);
+    push(
+        "appid",
+        format!(
+            "curl -s \"https://api.openweathermap.org/data/2.5/weather?q=Lyon&appid={appid}&units=metric\""
+        ),
+        vec![appid],
+    );
+    let keys: Vec<String> = (0..3).map(|_| random_b64(rng, 32)).collect();
+    push(
+        "rails_encryption",
+        format!(
+            "active_record_encryption:\n  primary_key: {}\n  deterministic_key: {}\n  key_derivation_salt: {}\n",
+            keys[0], keys[1], keys[2]
+        ),
+        keys,
+    );
+    let django = format!(
+        "django-insecure-{}",
+        rng.string("abcdefghijklmnopqrstuvwxyz0123456789!@#%^&*(-_=+)", 50)
+    );
+    push(
+        "django_secret_key",
+        format!("$ grep -n SECRET_KEY config/settings.py\n23:SECRET_KEY = '{django}'\n"),
+        vec![django],
+    );
+    let words = mnemonic(rng);
+    push(
+        "seed_words",
+        format!(
+            "user: these are the seed words I wrote down:\n{words}\nplease restore the hot wallet"
+        ),
+        vec![words],
+    );
+    let drf = rng.string(HEX, 40);
+    push(
+        "drf_token",
+        format!(
+            "$ python manage.py drf_create_token ci-bot\nGenerated token {drf} for user ci-bot\n"
+        ),
+        vec![drf],
+    );
+    let fernet = base64url(&random_bytes(rng, 32));
+    push(
+        "fernet_key",
+        format!(
+            ">>> from cryptography.fernet import Fernet\n>>> Fernet.generate_key()\nb'{fernet}'\n"
+        ),
+        vec![fernet],
+    );
+    let aws = rng.string(B64, 40);
+    push(
+        "java_aws_credentials",
+        format!(
+            "AWSCredentials creds = new BasicAWSCredentials(System.getenv(\"AWS_ACCESS_KEY_ID\"), \"{aws}\");"
+        ),
+        vec![aws],
+    );
+}
+
 /// The whole positive corpus (deterministic).
 pub fn all() -> Vec<Positive> {
     let mut rng = Rng::new(0x5EC2_E7C0_2025);
@@ -3831,5 +3924,6 @@ pub fn all() -> Vec<Positive> {
     foreign_and_config(&mut rng, &mut out);
     tools_and_phrasings(&mut rng, &mut out);
     more_shapes(&mut rng, &mut out);
+    key_material(&mut rng, &mut out);
     out
 }
