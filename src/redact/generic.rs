@@ -513,6 +513,12 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     let name_from = name_start + full.iter().take_while(|&&b| b == b'-' || b == b'.').count();
     let name = &text[name_from..name_end];
     let Some((mut value, mut sep)) = value_after(text, name_start, name_end, flag) else {
+        // A CSV export's header cell (`name,url,username,password`).
+        if let Some(kind) = classify(name)
+            && super::csv::secret_column(text, name_start, name_end, kind, out)
+        {
+            return;
+        }
         // `- name: DB_PASSWORD` / `value: …`, CloudFormation's
         // `"DBPassword": {"Type": "String", "Default": "…"}`, and the like.
         // (Both shapes are checked before the name, which costs more.)

@@ -76,7 +76,9 @@ pub(super) fn authorization(text: &[u8], hit: usize, hit_end: usize, out: &mut V
         (start, run(text, start, end - start, |b| !ends_bare(b)))
     };
     let cred = &text[cred_start..cred_end];
-    if cred.len() < 5 || is_harmless(cred) {
+    // Rails' `Token token="X"`: a parameter, whose value the assignment
+    // rule takes (its name stays).
+    if cred.len() < 5 || is_harmless(cred) || cred.eq_ignore_ascii_case(b"token=") {
         return;
     }
     if spaced {
@@ -426,6 +428,8 @@ mod tests {
             a("Authorization: AWS4-HMAC-SHA256 Credential=AKID7/2024, Signature=6629fae4  "),
             ["Credential=AKID7/2024, Signature=6629fae4"]
         );
+        // Rails' token scheme: the assignment rule takes the parameter's value.
+        assert!(a(r#"Authorization: Token token="a8Fk2LmQ9xZ3pR7t""#).is_empty());
         assert!(a("Authorization: Bearer $TOKEN").is_empty());
         assert!(a("Authorization: Bearer <token>").is_empty());
         assert!(a("Authorization: the process of checking").is_empty());

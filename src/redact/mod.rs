@@ -9,7 +9,8 @@
 //!
 //! The detectors, one job per module: `rules` (provider token formats),
 //! `generic` (secret-named assignments and flags), `pairs` (a secret's name
-//! in a `name` field, its value in a `value` field), `http` (headers,
+//! in a `name` field, its value in a `value` field), `csv` (a CSV export's
+//! secret column), `http` (headers,
 //! cookies, URLs, webhooks), `dsn` (connection strings that are not URLs),
 //! `keys` (private-key blocks, JWTs), `commands` (short password flags and
 //! arguments of known commands), `printed` (what a command prints), `shapes`
@@ -21,6 +22,7 @@
 mod codec;
 mod commands;
 mod context;
+mod csv;
 mod cut;
 mod dsn;
 mod entropy;

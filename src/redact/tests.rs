@@ -381,3 +381,15 @@ fn every_value_a_command_printed_is_redacted_not_only_the_first() {
         assert!(!output.contains(key), "{key} survived: {output}");
     }
 }
+
+#[test]
+fn exports_and_parameters_keep_their_names() {
+    assert_eq!(
+        redact("name,url,username,password\ngithub,https://github.com,alice,Tr0ub4dor&3horse\n"),
+        "name,url,username,password\ngithub,https://github.com,alice,[REDACTED_SECRET]\n"
+    );
+    assert_eq!(
+        redact(r#"Authorization: Token token="a8Fk2LmQ9xZ3pR7tW1vB""#),
+        r#"Authorization: Token token="[REDACTED_SECRET]""#
+    );
+}

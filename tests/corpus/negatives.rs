@@ -1310,6 +1310,11 @@ fn key_material_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
             "prose",
             "Generated token usage report for user alice (4096 tokens)".to_string(),
         ),
+        (
+            "tool_output",
+            "id,email,password_changed_at,token_count\n17,ops@acme.io,2024-05-01T10:00:00Z,4096\n"
+                .to_string(),
+        ),
     ]
 }
 

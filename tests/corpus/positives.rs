@@ -3806,7 +3806,8 @@ fn more_shapes(rng: &mut Rng, out: &mut Vec<Positive>) {
 /// Key material in the shapes a held-out corpus showed missing: Vault's
 /// unseal keys, Firebase server keys, OpenWeatherMap's `appid`, Rails'
 /// Active Record encryption keys, Django keys full of punctuation, seed
-/// words after a sentence, DRF tokens, Fernet keys, Java AWS credentials.
+/// words after a sentence, DRF tokens, Fernet keys, Java AWS credentials,
+/// a password manager's CSV export.
 fn key_material(rng: &mut Rng, out: &mut Vec<Positive>) {
     let mut push = |kind: &'static str, text: String, secrets: Vec<String>| {
         out.push(Positive {
@@ -3887,6 +3888,12 @@ fn key_material(rng: &mut Rng, out: &mut Vec<Positive>) {
             ">>> from cryptography.fernet import Fernet\n>>> Fernet.generate_key()\nb'{fernet}'\n"
         ),
         vec![fernet],
+    );
+    let pw = format!("{}!{}", rng.string(ALNUM, 10), rng.string(DIGITS, 3));
+    push(
+        "csv_export",
+        format!("$ head -2 bitwarden_export.csv\nfolder,favorite,type,name,login_uri,login_username,login_password,login_totp\n,,login,grafana,https://grafana.acme.io,admin,{pw},\n"),
+        vec![pw],
     );
     let aws = rng.string(B64, 40);
     push(
