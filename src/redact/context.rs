@@ -206,8 +206,9 @@ pub(super) fn provider_key_near(
 }
 
 /// A wallet's recovery phrase after a word naming it (`--mnemonic "…"`,
-/// `MNEMONIC=…`, `derive-private-key "…"`, `fromPhrase("…")`): 12, 15, 18,
-/// 21 or 24 lower-case words of 3 to 8 letters.
+/// `MNEMONIC=…`, `derive-private-key "…"`, `fromPhrase("…")`): 12, 13, 15,
+/// 18, 21 or 24 lower-case words of 3 to 8 letters (BIP-39, Electrum), or
+/// Monero's 25.
 pub(super) fn recovery_phrase(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
     // "seed phrase for the test wallet: …": past what the phrase is for;
     // else the rest of the name (`mnemonics`, `_PHRASE`, `("`), then `=`,
@@ -275,9 +276,11 @@ fn phrase_at(text: &[u8], mut i: usize) -> Option<Finding> {
         b"the", b"and", b"for", b"you", b"with", b"this", b"that", b"are", b"was", b"not", b"but",
         b"from", b"will", b"your", b"they",
     ];
-    ([12, 15, 18, 21, 24].contains(&words.len())
+    // BIP-39's words have 3 to 8 letters; Monero's 25-word seeds longer ones.
+    let longest = if words.len() == 25 { 12 } else { 8 };
+    ([12, 13, 15, 18, 21, 24, 25].contains(&words.len())
         && !words.iter().any(|w| PROSE.contains(w))
-        && words.iter().all(|w| (3..=8).contains(&w.len()))
+        && words.iter().all(|w| (3..=longest).contains(&w.len()))
         && !text.get(i).is_some_and(u8::is_ascii_alphanumeric))
     .then_some(Finding {
         rule: "recovery_phrase",

@@ -701,9 +701,12 @@ fn value_after(
         (Some(b'('), Some(b'\'' | b'"')) if is(&text[name_start..name_end], "password") => {
             (b',', 1)
         }
-        // A builder's or setter's literal: `.password("…")`, `.setApiKey(\"…\")`.
+        // A builder's or setter's literal: `.password("…")`, `.setApiKey(\"…\")`,
+        // `mollie.set_api_key("…")`.
         (Some(b'('), _)
-            if (text[name_start] == b'.' || name_start > 0 && text[name_start - 1] == b'.')
+            if (text[name_start] == b'.'
+                || name_start > 0 && text[name_start - 1] == b'.'
+                || text[name_start..name_end].contains(&b'.'))
                 && matches!(
                     text.get(run(text, i + 1, 8, |b| b == b'\\')),
                     Some(b'"' | b'\'')

@@ -477,6 +477,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("secret create", Action::PipedPassword),
     ("devops login", Action::PipedPassword),
     ("chpasswd", Action::PipedPassword),
+    // RHEL's `echo X | passwd --stdin user`.
+    ("passwd --stdin", Action::PipedPassword),
     ("gh secret set", Action::PipedPassword),
     ("wrangler secret put", Action::PipedPassword),
     ("vercel env add", Action::PipedPassword),
@@ -500,6 +502,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("nsec1", Action::Nostr),
     ("phrase", Action::Phrase),
     ("seed words", Action::Phrase),
+    // Electrum's and Monero's "Specify Electrum seed: …".
+    ("seed:", Action::Phrase),
     ("recovery words", Action::Phrase),
     ("derive-private-key", Action::Phrase),
     ("from_key(", Action::EvmKey),

@@ -1311,6 +1311,15 @@ fn key_material_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
             "Generated token usage report for user alice (4096 tokens)".to_string(),
         ),
         (
+            "code",
+            "key = settings.get_api_key(\"default\")\nrng = np.random.default_rng(seed=42)"
+                .to_string(),
+        ),
+        (
+            "tool_output",
+            "Using random seed: 1234567 (set --seed to reproduce)".to_string(),
+        ),
+        (
             "tool_output",
             "id,email,password_changed_at,token_count\n17,ops@acme.io,2024-05-01T10:00:00Z,4096\n"
                 .to_string(),

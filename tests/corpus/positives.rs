@@ -3892,7 +3892,32 @@ fn key_material(rng: &mut Rng, out: &mut Vec<Positive>) {
     let pw = format!("{}!{}", rng.string(ALNUM, 10), rng.string(DIGITS, 3));
     push(
         "csv_export",
-        format!("$ head -2 bitwarden_export.csv\nfolder,favorite,type,name,login_uri,login_username,login_password,login_totp\n,,login,grafana,https://grafana.acme.io,admin,{pw},\n"),
+        format!(
+            "$ head -2 bitwarden_export.csv\nfolder,favorite,type,name,login_uri,login_username,login_password,login_totp\n,,login,grafana,https://grafana.acme.io,admin,{pw},\n"
+        ),
+        vec![pw],
+    );
+    let seed = (0..25)
+        .map(|_| *rng.pick(BIP39))
+        .collect::<Vec<_>>()
+        .join(" ");
+    push(
+        "seed_words",
+        format!(
+            "$ monero-wallet-cli --restore-deterministic-wallet\nSpecify Electrum seed: {seed}\n"
+        ),
+        vec![seed],
+    );
+    let mollie = format!("live_{}", rng.string(ALNUM, 30));
+    push(
+        "setter",
+        format!("mollie_client = Client()\nmollie_client.set_api_key(\"{mollie}\")"),
+        vec![mollie],
+    );
+    let pw = format!("{}{}", rng.string(ALNUM, 12), rng.string(DIGITS, 2));
+    push(
+        "piped_password",
+        format!("ssh root@10.0.0.5 'echo \"{pw}\" | passwd --stdin deploy'"),
         vec![pw],
     );
     let aws = rng.string(B64, 40);
