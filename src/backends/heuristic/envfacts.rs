@@ -249,16 +249,57 @@ pub(crate) fn environment_facts(
 
 /// "`pnpm dev` serves on localhost:4100" from a server's start-up line.
 fn listening(run: &ShellRun) -> Option<String> {
-    if matches!(run.status, Status::Failed(_)) {
+    // `timeout 8 deno task start` exits 124 when it stops the server it
+    // started: the start-up line still says where it served.
+    let timed_out =
+        run.status == Status::Failed(Some(124)) && run.command.trim_start().starts_with("timeout ");
+    if matches!(run.status, Status::Failed(_)) && !timed_out {
+        return None;
+    }
+    let command = without_timeout(run.core.as_deref().unwrap_or(&run.command));
+    if only_looks(&command) {
         return None;
     }
     let port = LISTENING.captures(&run.output)?.get(1)?.as_str();
-    let command = run.core.as_deref().unwrap_or(&run.command);
     Some(if command.chars().count() <= MAX_COMMAND {
         format!("`{command}` serves on localhost:{port}")
     } else {
         format!("the dev server listens on localhost:{port}")
     })
+}
+
+/// `command` without a `timeout 8` before it: the server it runs.
+fn without_timeout(command: &str) -> String {
+    let mut words = command.split_whitespace().peekable();
+    if words.peek() == Some(&"timeout") {
+        words.next();
+        while words
+            .peek()
+            .is_some_and(|w| w.starts_with('-') || w.starts_with(|c: char| c.is_ascii_digit()))
+        {
+            words.next();
+        }
+        return words.collect::<Vec<_>>().join(" ");
+    }
+    command.to_string()
+}
+
+/// Whether `command` only reads or lists (`grep -n port fresh.config.ts`,
+/// `docker compose ps`): a port in its output is what it read, and
+/// something else serves on it.
+fn only_looks(command: &str) -> bool {
+    const READERS: &[&str] = &[
+        "grep", "rg", "ag", "cat", "head", "tail", "sed", "awk", "jq", "yq", "less", "bat", "ls",
+        "find", "lsof", "ss", "netstat",
+    ];
+    let words: Vec<&str> = command.split_whitespace().take(3).collect();
+    let lists = match words.as_slice() {
+        ["docker" | "podman" | "docker-compose", "ps", ..] => true,
+        ["docker" | "podman", "compose", "ps"] => true,
+        ["kubectl", "get", ..] => true,
+        _ => false,
+    };
+    lists || words.first().is_some_and(|w| READERS.contains(w))
 }
 
 /// "`java -version` reports openjdk version "21.0.5"": what a version
@@ -382,9 +423,19 @@ fn read_path(call: &ToolCall) -> Option<String> {
 }
 
 /// "environment variables use the `SHOP_` prefix" when two or more
-/// variables set on command lines share a project-specific prefix.
+/// variables set on command lines, or in an env file a command printed
+/// (`cat .envrc`), share a project-specific prefix.
 fn variable_prefix(runs: &[ShellRun]) -> Option<String> {
     let mut names: Vec<String> = Vec::new();
+    let mut add = |name: &str| {
+        if name.len() >= 3
+            && name.contains('_')
+            && is_env_name(name)
+            && !names.iter().any(|n| n == name)
+        {
+            names.push(name.to_string());
+        }
+    };
     for run in runs {
         for segment in segments(&run.command) {
             for word in segment
@@ -394,12 +445,15 @@ fn variable_prefix(runs: &[ShellRun]) -> Option<String> {
                 let Some((name, _)) = word.split_once('=') else {
                     break;
                 };
-                if name.len() >= 3
-                    && name.contains('_')
-                    && is_env_name(name)
-                    && !names.iter().any(|n| n == name)
-                {
-                    names.push(name.to_string());
+                add(name);
+            }
+        }
+        if prints_env_file(&run.command) {
+            for line in run.output.lines() {
+                let line = line.trim_start();
+                let line = line.strip_prefix("export ").unwrap_or(line);
+                if let Some((name, _)) = line.split_once('=') {
+                    add(name);
                 }
             }
         }
@@ -422,6 +476,16 @@ fn variable_prefix(runs: &[ShellRun]) -> Option<String> {
         "environment variables use the `{prefix}_` prefix (e.g. `{}`)",
         members[0]
     ))
+}
+
+/// Whether `command` prints an env file (`cat .envrc`, `head .env.local`).
+fn prints_env_file(command: &str) -> bool {
+    let mut words = command.split_whitespace();
+    matches!(words.next(), Some("cat" | "head" | "tail" | "bat"))
+        && words.any(|w| {
+            let file = w.rsplit('/').next().unwrap_or(w);
+            file.starts_with(".env") || file.ends_with(".env")
+        })
 }
 
 /// Whether a human sentence states a fact about the environment (not a
@@ -545,6 +609,43 @@ mod tests {
                 "fyi the admin api runs on port 8081 locally",
                 "Posts are markdown files under content/posts/, frontmatter has `title`.",
                 "the JDK is Temurin 21, installed through sdkman",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_port_read_is_not_served_a_timed_out_server_is_and_env_files_name_prefixes() {
+        let events = [
+            call(
+                "exec_command",
+                "grep -n \"port\" main.ts fresh.config.ts",
+                0,
+                "fresh.config.ts:5:  server: { port: 8011 },",
+            ),
+            call(
+                "exec_command",
+                "docker compose ps",
+                0,
+                "NAME  IMAGE  STATUS  PORTS\napp-db-1  mcr.microsoft.com/mssql/server:2022-latest  Up 3 days  0.0.0.0:1433->1433/tcp",
+            ),
+            call(
+                "exec_command",
+                "timeout 8 deno task start",
+                124,
+                "Watcher Process started.\n 🍋 Fresh ready\n    Local: http://localhost:8011/",
+            ),
+            call(
+                "exec_command",
+                "cat .envrc",
+                0,
+                "export TIDE_DB_PASSWORD=x\nexport TIDE_SMTP_PORT=1025\n",
+            ),
+        ];
+        assert_eq!(
+            facts(&events, &[]),
+            [
+                "`deno task start` serves on localhost:8011",
+                "environment variables use the `TIDE_` prefix (e.g. `TIDE_DB_PASSWORD`)"
             ]
         );
     }

@@ -319,6 +319,22 @@ static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// A lead-in tied to the moment, then a colon and what is said: "and since
+/// you just ran deno add: we only pull from jsr", "also while you're there:
+/// no default exports anywhere". The part after the colon stands alone.
+static LEAD_IN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:(?:and|also|oh|btw|fyi|ps|so|but),?\s+)*(?:since you(?:'re| are)? (?:just |already )?\w+|while you'?re (?:there|at it|in there|here)|now that (?:you|we)(?:'ve| have)? \w+|before you (?:go|forget|start|continue)|one more thing|side note|heads up|reminder)[^:`]{0,60}:\s+(\S.*)$")
+        .expect("valid regex")
+});
+
+/// `sentence` without a [`LEAD_IN`] before its colon.
+fn past_lead_in(sentence: String) -> String {
+    match LEAD_IN.captures(&sentence) {
+        Some(c) => c[1].to_string(),
+        None => sentence,
+    }
+}
+
 /// Pronouns that stand for things named elsewhere.
 static PRONOUN_OBJECT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b(?:them|those|these|either|both)\b").expect("valid regex"));
@@ -1143,7 +1159,7 @@ fn message_sentences(text: &str, context: Context) -> Vec<Sentence> {
             }
             let s = match pending_opener.take() {
                 Some(opener) => format!("{opener}, {s}"),
-                None => s,
+                None => past_lead_in(s),
             };
             let opening = out.is_empty();
             let after_correction = corrected;
@@ -1775,6 +1791,29 @@ mod tests {
         assert_eq!(
             statements(&["always run the linter first", "never force-push to main"]).len(),
             2
+        );
+    }
+
+    #[test]
+    fn a_lead_in_of_the_moment_is_cut_before_its_colon() {
+        let said = statements(&[
+            "no zod here. and since you just ran deno add: we only pull from jsr: specifiers, never deno.land/x urls for new deps",
+            "also while you're there: no default exports anywhere except route and island components",
+        ]);
+        assert!(
+            said.iter()
+                .any(|s| s.starts_with("we only pull from jsr: specifiers")),
+            "{said:?}"
+        );
+        assert!(
+            said.iter()
+                .any(|s| s.starts_with("no default exports anywhere")),
+            "{said:?}"
+        );
+        assert!(
+            !said
+                .iter()
+                .any(|s| s.contains("since you") || s.contains("while you"))
         );
     }
 
