@@ -293,12 +293,12 @@ fn only_looks(command: &str) -> bool {
         "find", "lsof", "ss", "netstat",
     ];
     let words: Vec<&str> = command.split_whitespace().take(3).collect();
-    let lists = match words.as_slice() {
-        ["docker" | "podman" | "docker-compose", "ps", ..] => true,
-        ["docker" | "podman", "compose", "ps"] => true,
-        ["kubectl", "get", ..] => true,
-        _ => false,
-    };
+    let lists = matches!(
+        words.as_slice(),
+        ["docker" | "podman" | "docker-compose", "ps", ..]
+            | ["docker" | "podman", "compose", "ps"]
+            | ["kubectl", "get", ..]
+    );
     lists || words.first().is_some_and(|w| READERS.contains(w))
 }
 
