@@ -88,6 +88,10 @@ pub(super) enum Cmd {
     SshKeygen,
     /// Windows' `net use Z: \\host\share /user:DOMAIN\name X`.
     NetUse,
+    /// Windows' `net user NAME X /add`: the password after the name.
+    NetUser,
+    /// Poetry's `poetry config http-basic.REPO USER X`.
+    HttpBasic,
 }
 
 /// The arguments on the rest of the line: `(start, end)` of each, quotes removed.
@@ -457,6 +461,24 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
         }
         Cmd::ResetPassword => {
             if let Some(&(s, e)) = list.first() {
+                push(text, s, e, out);
+            }
+            return;
+        }
+        Cmd::NetUser => {
+            if let [_, (s, e), ..] = list[..]
+                && !text[s..e].starts_with(b"/")
+                && &text[s..e] != b"*"
+            {
+                push(text, s, e, out);
+            }
+            return;
+        }
+        // `http-basic.REPO USER X`: the repository is glued to the keyword.
+        Cmd::HttpBasic => {
+            if let [(rs, _), _, (s, e), ..] = list[..]
+                && text[rs] == b'.'
+            {
                 push(text, s, e, out);
             }
             return;

@@ -906,6 +906,25 @@ pub(super) fn prose_random(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
     }
 }
 
+/// The base32 seed given to a TOTP constructor (`pyotp.TOTP('…')`, keyword
+/// ending at `hit_end` after its parenthesis): 16 or more of `[A-Z2-7]`.
+pub(super) fn totp_seed(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let Some(v) = super::lex::value_at(text, skip_blanks(text, hit_end)) else {
+        return;
+    };
+    let seed = &text[v.start..v.end];
+    let base32 = seed
+        .iter()
+        .all(|b| b.is_ascii_uppercase() || (b'2'..=b'7').contains(b) || *b == b'=');
+    if v.quoted && seed.len() >= 16 && base32 && !is_harmless(seed) {
+        out.push(Finding {
+            rule: "totp_seed",
+            start: v.start,
+            end: v.end,
+        });
+    }
+}
+
 /// "Generated token X for user alice" (Django REST framework's
 /// `drf_create_token`): the word after the keyword ending at `hit_end`, hex
 /// digits too, since the sentence says it was generated.

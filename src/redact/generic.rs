@@ -444,6 +444,10 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
     if is(last, "salt") && ws.len() > 1 {
         return Some(Kind::BareKey);
     }
+    // Consul's gossip key: `encrypt = "…"` (base64 of 32 bytes).
+    if is(last, "encrypt") && ws.len() == 1 {
+        return Some(Kind::BareKey);
+    }
     // Duo's `SKEY` (the integration's secret key); a PKCS#12 bundle or key
     // store carried in a variable (`P12_BASE64`, `KEYSTORE_B64`).
     if is(last, "skey")

@@ -93,6 +93,22 @@ pub(super) fn authorization(text: &[u8], hit: usize, hit_end: usize, out: &mut V
     push(out, "authorization_header", cred_start, cred_end);
 }
 
+/// A URL query's `code=X` (keyword at `hit..hit_end`): an Azure Functions
+/// key (`?code=…==`) or an OAuth authorization code, when X is 30 or more
+/// random characters (`?code=200` and short ids stay).
+pub(super) fn query_code(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    if hit == 0 || !matches!(text[hit - 1], b'?' | b'&') {
+        return;
+    }
+    let end = run(text, hit_end, 512, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'=' | b'%' | b'.' | b'~')
+    });
+    let v = &text[hit_end..end];
+    if v.len() >= 30 && looks_random(v) && !is_harmless(v) {
+        push(out, "url_query_code", hit_end, end);
+    }
+}
+
 /// A standalone `Bearer <token>` (16+ token characters, as Codex's rule).
 pub(super) fn bearer(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
     if !starts_word(text, hit) {

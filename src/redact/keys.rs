@@ -132,6 +132,18 @@ pub(super) fn jwt(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     if super::lex::contains_ci(before, b"anon_key") || super::lex::contains_ci(before, b"anonkey") {
         return;
     }
+    // A Docker config in base64 (`{"auths": …}`), as a `.dockerconfigjson`.
+    let b64_end = run(text, hit, 1 << 16, |b| b64(b) || b == b'=');
+    if let Some(head) = b64_decode_prefix(&text[hit..b64_end], 16)
+        && head.starts_with(b"{\"auths\"")
+    {
+        out.push(Finding {
+            rule: "docker_config",
+            start: hit,
+            end: b64_end,
+        });
+        return;
+    }
     let header_end = run(text, hit, 4096, word);
     if header_end - hit < 10 || text.get(header_end) != Some(&b'.') {
         return;

@@ -66,6 +66,10 @@ enum Action {
     Token(usize),
     /// A secret-looking name: assignment or flag.
     Assign,
+    /// [`Action::Assign`] for a keyword that ends with the name's separator.
+    AssignBefore,
+    /// A URL query's `code=` value, when long and random.
+    QueryCode,
     Authorization,
     Bearer,
     Basic,
@@ -85,6 +89,10 @@ enum Action {
     ProviderNear(usize),
     Salesforce,
     Mailchimp,
+    /// A New Relic license key: 36 hex digits, then `NRAL`.
+    NewRelicLicense,
+    /// A TOTP seed given to `pyotp.TOTP('…')` and the like.
+    TotpSeed,
     AzureDevops,
     OracleThin,
     GoMysql,
@@ -182,6 +190,14 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("creds", Action::Assign),
     ("appid", Action::Assign),
     ("_pat", Action::Assign),
+    // A camelCase name ending in `Pat` (`azureDevopsExtPat`), then its value.
+    ("pat\"", Action::AssignBefore),
+    ("pat=", Action::AssignBefore),
+    ("pat:", Action::AssignBefore),
+    // A URL's `code=`: an Azure Functions key, an OAuth authorization code.
+    ("code=", Action::QueryCode),
+    // Consul's gossip `encrypt` key.
+    ("encrypt", Action::Assign),
     ("psk", Action::Assign),
     ("skey", Action::Assign),
     ("p12", Action::Assign),
@@ -270,6 +286,9 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("snyk", Action::Command(Cmd::Snyk)),
     ("vault login", Action::Command(Cmd::VaultLogin)),
     ("operator unseal", Action::Command(Cmd::VaultLogin)),
+    ("wandb login", Action::Command(Cmd::VaultLogin)),
+    ("net user", Action::Command(Cmd::NetUser)),
+    ("http-basic", Action::Command(Cmd::HttpBasic)),
     ("setx", Action::Command(Cmd::Setx)),
     ("setenv", Action::Command(Cmd::Setx)),
     ("proxy_set_header", Action::Command(Cmd::Setx)),
@@ -507,6 +526,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("recovery words", Action::Phrase),
     ("derive-private-key", Action::Phrase),
     ("from_key(", Action::EvmKey),
+    ("metamask", Action::EvmKey),
     ("wallet(", Action::EvmKey),
     ("accounts", Action::EvmKey),
     ("keyname", Action::AzureKey),
@@ -517,6 +537,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("mistral", Action::ProviderNear(32)),
     ("00d", Action::Salesforce),
     ("-us", Action::Mailchimp),
+    ("nral", Action::NewRelicLicense),
+    ("totp(", Action::TotpSeed),
     ("azdo", Action::AzureDevops),
     ("thin:", Action::OracleThin),
     ("tcp(", Action::GoMysql),
@@ -558,6 +580,8 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
             }
         }
         Action::Assign => generic::assignment(text, start, end, out),
+        Action::AssignBefore => generic::assignment(text, start, end - 1, out),
+        Action::QueryCode => http::query_code(text, start, end, out),
         Action::Authorization => http::authorization(text, start, end, out),
         Action::Bearer => http::bearer(text, start, end, out),
         Action::Basic => http::basic(text, start, end, out),
@@ -575,6 +599,8 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::ProviderNear(len) => context::provider_key_near(text, start, end, len, out),
         Action::Salesforce => shapes::salesforce(text, start, out),
         Action::Mailchimp => shapes::mailchimp(text, start, out),
+        Action::NewRelicLicense => shapes::new_relic_license(text, start, out),
+        Action::TotpSeed => context::totp_seed(text, end, out),
         Action::AzureDevops => shapes::azure_devops(text, start, out),
         Action::OracleThin => dsn::oracle_thin(text, start, end, out),
         Action::GoMysql => dsn::go_mysql(text, start, out),

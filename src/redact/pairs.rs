@@ -142,7 +142,8 @@ fn value_after_field(text: &[u8], i: usize) -> Option<Value> {
 /// `<key>`) followed by `<string>X</string>`: X, when NAME is a secret's.
 pub(super) fn plist_value(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
     let name_end = run(text, hit_end, 64, |b| b != b'<');
-    if !text[name_end..].starts_with(b"</key>") {
+    // KeePass writes `<Key>…</Key>`.
+    if !text[name_end..text.len().min(name_end + 6)].eq_ignore_ascii_case(b"</key>") {
         return;
     }
     let Some(kind) = super::generic::classify(&text[hit_end..name_end]) else {
@@ -156,10 +157,21 @@ pub(super) fn plist_value(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
             None => break,
         }
     }
-    if !text[i..].starts_with(b"<string>") {
+    // A property list's `<string>`, a KeePass export's `<Value …>`.
+    let open = if text[i..].starts_with(b"<string>") {
+        i + 8
+    } else if text[i..].starts_with(b"<Value") && matches!(text.get(i + 6), Some(b'>' | b' ')) {
+        match text[i..text.len().min(i + 64)]
+            .iter()
+            .position(|&b| b == b'>')
+        {
+            Some(p) => i + p + 1,
+            None => return,
+        }
+    } else {
         return;
-    }
-    if let Some(v) = element_text(text, i + 8)
+    };
+    if let Some(v) = element_text(text, open)
         && super::generic::accepts_value(text, kind, v)
     {
         out.push(Finding {

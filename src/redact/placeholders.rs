@@ -133,9 +133,21 @@ const REFERENCES: &[&str] = &[
 ];
 
 /// Pieces that only templates and interpolations contain.
-const TEMPLATE_PARTS: &[&str] = &[
-    "${", "{{", "}}", "<%", "%s:%s", "#{", "$(", "***", "...", "…",
-];
+const TEMPLATE_PARTS: &[&str] = &["${", "{{", "}}", "<%", "%s:%s", "***", "...", "…"];
+
+/// `$(cmd …)` and Ruby's `#{expr}`: an opening that is closed later, with a
+/// name or a command right after it. A generated password's `$(#39y…`
+/// opens nothing.
+fn has_substitution(v: &[u8]) -> bool {
+    [(b"$(", b')'), (b"#{", b'}')].iter().any(|(open, close)| {
+        v.windows(2).enumerate().any(|(i, w)| {
+            w == *open
+                && v.get(i + 2)
+                    .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b' ')
+                && v[i + 2..].contains(close)
+        })
+    })
+}
 
 /// Python's named format field `%(name)`: a `%(` that opens anything else is
 /// a generated password's punctuation (Django's `SECRET_KEY`s hold `%(q-o&…`).
@@ -175,6 +187,7 @@ pub(super) fn is_placeholder(v: &[u8]) -> bool {
         .iter()
         .any(|t| super::lex::contains(v, t.as_bytes()))
         || has_python_format_field(v)
+        || has_substitution(v)
     {
         return true;
     }
@@ -352,6 +365,8 @@ mod tests {
             "null",
             "dummy-token-123",
             "%(db_password)s",
+            "$(cat /run/secrets/db)",
+            "#{ENV['DB_PASSWORD']}",
         ] {
             assert!(is_placeholder(v.as_bytes()), "{v}");
         }
@@ -366,6 +381,7 @@ mod tests {
             "ABCDEFGHIJKLMNOPQRSTUVWX",
             "postgres",
             "&qa%jo==p%(q-o&7s9=w864",
+            "0qbt38afw1qrx=$(#39y0r7kq*!j!+8i$y",
         ] {
             assert!(!is_placeholder(v.as_bytes()), "{v}");
         }

@@ -16,6 +16,9 @@ pub(super) enum Printed {
     Hex(usize),
     /// A generated token (hex, base64, base64url).
     Random,
+    /// One generated token, then public output: `wg genkey | tee priv | wg
+    /// pubkey > pub; cat priv pub` prints the private key, then the public.
+    RandomOnce,
     /// A stored password.
     Password,
 }
@@ -38,6 +41,12 @@ pub(super) const TRIGGERS: &[(&str, Printed)] = &[
     ("phx.gen.secret", Printed::Random),
     ("get_random_secret_key", Printed::Password),
     ("wg genkey", Printed::Random),
+    // `aws iam create-virtual-mfa-device … --bootstrap-method Base32StringSeed`.
+    ("base32stringseed", Printed::Random),
+    // A password file a command prints (Ansible's vault password file).
+    ("vault_pass", Printed::Password),
+    ("vault-pass", Printed::Password),
+    ("password.txt", Printed::Password),
     ("get-login-password", Printed::Random),
     ("auth:token", Printed::Random),
     ("auth token", Printed::Random),
@@ -98,7 +107,7 @@ pub(super) fn after_command(
     i: usize,
     out: &mut Vec<Finding>,
 ) -> Option<Printed> {
-    let (_, kind) = TRIGGERS[i];
+    let (_, mut kind) = TRIGGERS[i];
     // The cheap test on the bytes around the trigger first: most hits of
     // `pass ` or `echo ` end here.
     if !fits_here(text, hit, hit_end, i) {
@@ -112,6 +121,9 @@ pub(super) fn after_command(
     let cmd_end = command_end(text, hit_end);
     if !names_a_secret(&text[line_start..cmd_end], i) {
         return None;
+    }
+    if kind == Printed::Random && contains_ci(&text[line_start..cmd_end], b"wg pubkey") {
+        kind = Printed::RandomOnce;
     }
     // A key file's digits said in words on the same line ("master.key is
     // X"), or written into it (`echo 'X' > config/master.key`).
@@ -352,8 +364,8 @@ pub(super) fn output_secret(
                     end,
                 });
                 // A generated value may come several times (a loop); a
-                // password once.
-                if kind == Printed::Password {
+                // password once, and a key pair's private half.
+                if matches!(kind, Printed::Password | Printed::RandomOnce) {
                     return false;
                 }
                 i = run_end;
@@ -416,7 +428,7 @@ fn shaped(token: &[u8], kind: Printed) -> bool {
     }
     match kind {
         Printed::Hex(n) => token.len() == n && is_hex(token),
-        Printed::Random => token.len() >= 16 && looks_random(token),
+        Printed::Random | Printed::RandomOnce => token.len() >= 16 && looks_random(token),
         Printed::Password => looks_like_password(token),
     }
 }
@@ -436,6 +448,19 @@ mod tests {
         let mut spans: Vec<&str> = out.iter().map(|f| &text[f.start..f.end]).collect();
         spans.dedup();
         spans
+    }
+
+    #[test]
+    fn a_key_pairs_public_half_stays() {
+        let private = "jUtNusgIxY6ez8fto6clumikkRGL7kGxVRX1ZVWDaWY=";
+        let public = "gBsNz7lNsYgYngBqcWMX48VEmieMShCw+h56laH+CBE=";
+        let t = format!(
+            "$ wg genkey | tee priv | wg pubkey > pub; cat priv pub\n{private}\n{public}\n"
+        );
+        assert_eq!(red(&t), [private]);
+        // Without `wg pubkey`, each generated key goes.
+        let t = format!("$ for i in 1 2; do wg genkey; done\n{private}\n{public}\n");
+        assert_eq!(red(&t), [private, public]);
     }
 
     #[test]

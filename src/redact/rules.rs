@@ -41,6 +41,8 @@ pub(super) enum Alphabet {
     Base58,
     /// `[A-Za-z0-9$]` (Braintree's `$`-separated access tokens).
     AlnumDollar,
+    /// `[A-Za-z0-9%]` (URL-encoded base64: X's app-only bearer tokens).
+    AlnumPercent,
 }
 
 impl Alphabet {
@@ -65,6 +67,7 @@ impl Alphabet {
                 b.is_ascii_alphanumeric() && !matches!(b, b'0' | b'O' | b'I' | b'l')
             }
             Alphabet::AlnumDollar => b.is_ascii_alphanumeric() || b == b'$',
+            Alphabet::AlnumPercent => b.is_ascii_alphanumeric() || b == b'%',
         }
     }
 }
@@ -257,6 +260,15 @@ pub(super) static TOKEN_RULES: &[TokenRule] = &[
         40,
         60,
         Plain,
+    ),
+    // X (Twitter) app-only bearer tokens: 21 `A`s, then URL-encoded base64.
+    rule(
+        "twitter_bearer_token",
+        "AAAAAAAAAAAAAAAAAAAAA",
+        AlnumPercent,
+        50,
+        ANY,
+        Random,
     ),
     rule("doppler_token", "dp.pt.", Alnum, 40, 48, Plain),
     rule("doppler_token", "dp.st.", UrlDot, 40, 64, Plain),

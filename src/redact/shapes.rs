@@ -114,6 +114,21 @@ pub(super) fn mailchimp(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     }
 }
 
+/// A New Relic license (ingest) key: 36 hex digits, then `NRAL`.
+pub(super) fn new_relic_license(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    if !text[hit..].starts_with(b"NRAL") {
+        return;
+    }
+    let start = run_back(text, hit, 37, |b| b.is_ascii_hexdigit());
+    let end = hit + 4;
+    if hit - start == 36
+        && (start == 0 || !word(text[start - 1]))
+        && !text.get(end).is_some_and(|&b| word(b))
+    {
+        push(out, text, "new_relic_license_key", start, end);
+    }
+}
+
 /// An Azure DevOps personal access token (2024 format): 76 characters,
 /// `AZDO`, 4 more.
 pub(super) fn azure_devops(text: &[u8], hit: usize, out: &mut Vec<Finding>) {

@@ -1320,6 +1320,26 @@ fn key_material_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
             "Using random seed: 1234567 (set --seed to reproduce)".to_string(),
         ),
         (
+            "commands",
+            "net user svc_backup /delete\nnet user alice * /domain".to_string(),
+        ),
+        (
+            "urls",
+            "https://app.acme.io/callback?code=200&state=ok\nGET /verify?code=AB12CD".to_string(),
+        ),
+        (
+            "code",
+            "enc = cipher.encrypt(data)\nencrypt = true\nDJANGO_SECRET_KEY=$(cat /run/secrets/django)"
+                .to_string(),
+        ),
+        (
+            "tool_output",
+            format!(
+                "$ wg genkey | tee priv | wg pubkey > pub; cat priv pub\n[REDACTED_SECRET]\n{}",
+                base64(&(0..32).map(|_| rng.below(256) as u8).collect::<Vec<u8>>())
+            ),
+        ),
+        (
             "tool_output",
             "id,email,password_changed_at,token_count\n17,ops@acme.io,2024-05-01T10:00:00Z,4096\n"
                 .to_string(),

@@ -3930,6 +3930,131 @@ fn key_material(rng: &mut Rng, out: &mut Vec<Positive>) {
     );
 }
 
+/// Shapes the twelfth held-out corpus showed missing, in our own words:
+/// command-line passwords of Windows and Poetry, camelCase `…Pat` names,
+/// Azure Functions keys, base64 Docker configs, KeePass exports, TOTP
+/// seeds, New Relic license keys, X bearer tokens, Django keys with `$(`,
+/// Consul's gossip key, wandb logins, a password file printed.
+fn command_and_export_shapes(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let mut push = |kind: &'static str, text: String, secrets: Vec<String>| {
+        out.push(Positive {
+            family: "commands_and_exports",
+            kind,
+            text,
+            secrets,
+        });
+    };
+    let pw = format!("{}-{}", rng.string(ALNUM, 12), rng.string(ALNUM, 6));
+    push(
+        "net_user",
+        format!("PS C:\\> net user backup_svc {pw} /add /y\nThe command completed successfully."),
+        vec![pw],
+    );
+    let pw = format!("{}{}#", rng.string(ALNUM, 10), rng.string(DIGITS, 3));
+    push(
+        "poetry_http_basic",
+        format!("$ poetry config http-basic.internal deploy-bot {pw}\n$ poetry lock"),
+        vec![pw],
+    );
+    let pat = rng.string("abcdefghijklmnopqrstuvwxyz234567", 52);
+    push(
+        "camel_pat",
+        format!(
+            "{{\n  \"Ado\": {{\n    \"orgUrl\": \"https://dev.azure.com/acme\",\n    \"buildAgentPat\": \"{pat}\"\n  }}\n}}"
+        ),
+        vec![pat],
+    );
+    let code = format!("{}==", rng.string(URL, 54));
+    push(
+        "azure_function_key",
+        format!("curl -s \"https://billing-fn.azurewebsites.net/api/Invoice?code={code}\""),
+        vec![code],
+    );
+    let auth = base64(
+        format!(
+            "{{\"auths\": {{\"registry.acme.io\": {{\"auth\": \"{}\"}}}}}}",
+            base64(format!("robot:{}", rng.string(ALNUM, 20)).as_bytes())
+        )
+        .as_bytes(),
+    );
+    push(
+        "dockerconfigjson",
+        format!("data:\n  .dockerconfigjson: {auth}\ntype: kubernetes.io/dockerconfigjson\n"),
+        vec![auth],
+    );
+    let pw = format!(
+        "{}.{}%{}",
+        rng.string(ALNUM, 5),
+        rng.string(ALNUM, 5),
+        rng.string(ALNUM, 5)
+    );
+    push(
+        "keepass_xml",
+        format!("<String><Key>Password</Key><Value ProtectInMemory=\"True\">{pw}</Value></String>"),
+        vec![pw],
+    );
+    let seed = rng.string("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 32);
+    push(
+        "totp_seed",
+        format!("import pyotp\ncode = pyotp.TOTP(\"{seed}\").now()"),
+        vec![seed],
+    );
+    let seed = rng.string("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 64);
+    push(
+        "mfa_seed",
+        format!(
+            "$ aws iam create-virtual-mfa-device --virtual-mfa-device-name ops --outfile /dev/stdout --bootstrap-method Base32StringSeed\n{seed}\n"
+        ),
+        vec![seed],
+    );
+    let nr = format!("{}NRAL", rng.string(HEX, 36));
+    push(
+        "new_relic_license",
+        format!("try {nr} until the new account is set up"),
+        vec![nr],
+    );
+    let x = format!(
+        "AAAAAAAAAAAAAAAAAAAAA{}%3D{}",
+        rng.string(ALNUM, 30),
+        rng.string(ALNUM, 50)
+    );
+    push("x_bearer", format!("```\n{x}\n```"), vec![x]);
+    let django = format!(
+        "{}$({}",
+        rng.string("abcdefghijklmnopqrstuvwxyz0123456789!@#%^&*-_=+", 24),
+        rng.string("abcdefghijklmnopqrstuvwxyz0123456789!@#%^&*-_=+", 24)
+    );
+    push(
+        "django_dollar_paren",
+        format!("DJANGO_SECRET_KEY='{django}'"),
+        vec![django],
+    );
+    let gossip = random_b64(rng, 32);
+    push(
+        "consul_gossip",
+        format!("datacenter = \"dc1\"\nencrypt = \"{gossip}\"\n"),
+        vec![gossip],
+    );
+    let wandb = rng.string(HEX, 40);
+    push(
+        "wandb_login",
+        format!("$ wandb login {wandb}\nwandb: Appending key"),
+        vec![wandb],
+    );
+    let pw = format!("{}#{}", rng.string(ALNUM, 8), rng.string(ALNUM, 6));
+    push(
+        "printed_password_file",
+        format!("$ cat ~/.ansible/vault_pass.txt\n{pw}\n$ ansible-vault view secrets.yml"),
+        vec![pw],
+    );
+    let evm = rng.string(HEX, 64);
+    push(
+        "metamask_export",
+        format!("my metamask export gave me {evm}, how do I import it?"),
+        vec![evm],
+    );
+}
+
 /// The whole positive corpus (deterministic).
 pub fn all() -> Vec<Positive> {
     let mut rng = Rng::new(0x5EC2_E7C0_2025);
@@ -3957,5 +4082,6 @@ pub fn all() -> Vec<Positive> {
     tools_and_phrasings(&mut rng, &mut out);
     more_shapes(&mut rng, &mut out);
     key_material(&mut rng, &mut out);
+    command_and_export_shapes(&mut rng, &mut out);
     out
 }
