@@ -180,6 +180,7 @@ fn project_memory(sessions: &[Session], members: &[usize]) -> ProjectMemory {
     knowledge.retain(|e| {
         e.members.len() >= RECURRING || KNOWLEDGE.is_match(&e.text) || names_a_bare_task(&e.text)
     });
+    drop_one_off_variations(&mut knowledge);
     // A sentence kept as a rule is not repeated as a fact about the project
     // ("for the record DJANGO_SETTINGS_MODULE=… for anything you run by hand").
     let rules: Vec<String> = preferences.iter().map(|p| norm_key(&p.text)).collect();
@@ -198,12 +199,36 @@ fn project_memory(sessions: &[Session], members: &[usize]) -> ProjectMemory {
     }
 }
 
+/// Drops `mix test --exclude slow --slowest 5`, seen once, beside `mix test
+/// --exclude slow` seen in several sessions: a one-off variation of the
+/// project's command, not a command of its own.
+fn drop_one_off_variations(knowledge: &mut Vec<Tallied>) {
+    let recurring: Vec<String> = knowledge
+        .iter()
+        .filter(|e| e.members.len() >= RECURRING)
+        .filter_map(|e| e.text.split('`').nth(1).map(|c| format!("{c} ")))
+        .collect();
+    knowledge.retain(|e| {
+        e.members.len() >= RECURRING
+            || !e
+                .text
+                .split('`')
+                .nth(1)
+                .is_some_and(|command| recurring.iter().any(|r| command.starts_with(r.as_str())))
+    });
+}
+
 /// Whether a "`cmd` works in …" bullet's command is a task name and at
 /// most a runner before it: three words or fewer, no flags.
 fn names_a_bare_task(text: &str) -> bool {
     text.split('`').nth(1).is_some_and(|command| {
         let words: Vec<&str> = command.split_whitespace().collect();
-        words.len() <= 3 && !words.iter().any(|w| w.starts_with('-'))
+        // `mix ecto.gen.migration add_last_seen_at_to_buoys`: a name made
+        // for one change is an argument of its own.
+        let made_name = |w: &&str| w.matches('_').count() >= 2 && w.len() >= 12;
+        words.len() <= 3
+            && !words.iter().any(|w| w.starts_with('-'))
+            && !words.iter().skip(1).any(made_name)
     })
 }
 
@@ -1024,6 +1049,39 @@ mod tests {
             "`poetry run airflow dags backfill gauge_ingest -s 2026-10-01 -y` works in tidewater"
         ));
         assert!(!names_a_bare_task("`herb export --dwc` works in herbarium"));
+        assert!(!names_a_bare_task(
+            "`mix ecto.gen.migration add_last_seen_at_to_buoys` works in tidepool"
+        ));
+    }
+
+    #[test]
+    fn a_one_off_variation_of_a_recurring_command_goes() {
+        let entry = |text: &str, members: Vec<usize>| Tallied {
+            text: text.to_string(),
+            members,
+        };
+        let mut knowledge = vec![
+            entry(
+                "`mix test --exclude slow` works in tidepool (tests)",
+                vec![0, 1, 2],
+            ),
+            entry(
+                "`mix test --exclude slow --slowest 5` works in tidepool (tests)",
+                vec![3],
+            ),
+            entry("`mix test` works in tidepool (tests)", vec![0]),
+            entry("`mix credo --strict` works in tidepool (lint)", vec![1]),
+        ];
+        drop_one_off_variations(&mut knowledge);
+        let kept: Vec<&str> = knowledge.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(
+            kept,
+            [
+                "`mix test --exclude slow` works in tidepool (tests)",
+                "`mix test` works in tidepool (tests)",
+                "`mix credo --strict` works in tidepool (lint)",
+            ]
+        );
     }
 
     #[test]

@@ -341,8 +341,28 @@ fn tool_version(run: &ShellRun) -> Option<String> {
             && !l.starts_with("Original token")
             && *l != "Output:"
     })?;
-    (first.chars().any(|c| c.is_ascii_digit()) && first.len() <= 80)
-        .then(|| format!("`{command}` reports {first}"))
+    (first.chars().any(|c| c.is_ascii_digit()) && first.len() <= 80).then(|| {
+        match glued_version(first) {
+            Some(version) => format!("`{command}` reports {first} ({version})"),
+            None => format!("`{command}` reports {first}"),
+        }
+    })
+}
+
+/// The version in `go version go1.23.4 linux/amd64` when it is glued to
+/// the tool's name, so that a reader (and a search) finds `1.23.4`.
+fn glued_version(line: &str) -> Option<&str> {
+    static GLUED: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"[A-Za-z](\d+\.\d+(?:\.\d+)*)\b").expect("valid regex"));
+    static ALONE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?:^|[^\w.])v?\d+\.\d+").expect("valid regex"));
+    if ALONE.is_match(line) {
+        return None;
+    }
+    GLUED
+        .captures(line)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str())
 }
 
 /// "settings read environment variables with the `LGR_` prefix", from a
@@ -793,6 +813,12 @@ mod tests {
                 0,
                 "{\"version\": \"1.2.3\"}\n",
             ),
+            call(
+                "exec_command",
+                "go version",
+                0,
+                "go version go1.23.4 linux/amd64\n",
+            ),
         ];
         assert_eq!(
             facts(
@@ -802,6 +828,7 @@ mod tests {
             [
                 "`sdk current java` reports Using java version 17.0.12-tem",
                 "`cat .nvmrc` reports 22.11.0",
+                "`go version` reports go version go1.23.4 linux/amd64 (1.23.4)",
                 "raw clicks land in /mnt/lake/raw/clicks since the storage move",
             ]
         );

@@ -323,7 +323,7 @@ static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
 /// you just ran deno add: we only pull from jsr", "also while you're there:
 /// no default exports anywhere". The part after the colon stands alone.
 static LEAD_IN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:and|also|oh|btw|fyi|ps|so|but),?\s+)*(?:since you(?:'re| are)? (?:just |already )?\w+|while you'?re (?:there|at it|in there|here)|now that (?:you|we)(?:'ve| have)? \w+|before you (?:go|forget|start|continue)|one more thing|side note|heads up|reminder)[^:`]{0,60}:\s+(\S.*)$")
+    Regex::new(r"(?i)^(?:(?:and|also|oh|btw|fyi|ps|so|but),?\s+)*(?:since you(?:'re| are)? (?:just |already )?\w+|while you'?re (?:there|at it|in there|here)|now that (?:you|we)(?:'ve| have)? \w+|before you (?:go|forget|start|continue)|one more thing|side note|heads up|reminder|[^:`]{0,40}?,? and note)[^:`]{0,60}:\s+(\S.*)$")
         .expect("valid regex")
 });
 
@@ -446,6 +446,15 @@ static TOPIC_RULE: LazyLock<Regex> = LazyLock::new(|| {
 static PROHIBITS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:never|don'?t|do not|no|avoid|stop)\b").expect("valid regex")
 });
+
+/// A function named by its call (`ToDto()`): what to use, said as a noun.
+static NAMES_CALLS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b[A-Za-z_]\w*\(\)").expect("valid regex"));
+
+/// Whether a sentence names code: a `code span` or a file.
+fn names_code(sentence: &str) -> bool {
+    sentence.contains('`') || sentence.split_whitespace().any(is_file_name)
+}
 
 /// The dashes that set a clause off inside a sentence (em, en, hyphen).
 pub(crate) const DASHES: [&str; 3] = [" \u{2014} ", " \u{2013} ", " - "];
@@ -780,8 +789,12 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             && PROHIBITS.is_match(&last.statement)
             && (INSTEAD_IMPERATIVE.is_match(s.text.trim())
                 // "data never goes into git. everything under data/ is
-                // tracked with DVC: `dvc add` then commit the .dvc file".
-                || (s.text.contains('`') && HOW_INSTEAD.is_match(s.text.trim()))
+                // tracked with DVC: `dvc add` then commit the .dvc file",
+                // "every dependency goes through gradle/libs.versions.toml".
+                || (names_code(&s.text) && HOW_INSTEAD.is_match(s.text.trim()))
+                // "explicit mapping extension methods, ToDto() / ToEntity()
+                // in the Mapping/ folder".
+                || (NAMES_CALLS.is_match(&s.text) && !s.text.contains('?'))
                 // "no force unwraps. guard let / if let and bail out early".
                 || ALTERNATIVES.is_match(s.text.trim())
                 // "if there's truly no way around it, `@ts-expect-error` …".
@@ -1795,6 +1808,24 @@ mod tests {
     }
 
     #[test]
+    fn what_to_do_instead_goes_with_the_prohibition() {
+        let said = statements(&[
+            "never hardcode versions in build.gradle.kts. every dependency + version goes through gradle/libs.versions.toml and gets referenced as libs.xxx",
+            "no — we don't use AutoMapper in this codebase. explicit mapping extension methods, ToDto() / ToEntity() in the Mapping/ folder",
+        ]);
+        assert!(
+            said.iter()
+                .any(|s| s.contains("build.gradle.kts") && s.contains("libs.versions.toml")),
+            "{said:?}"
+        );
+        assert!(
+            said.iter()
+                .any(|s| s.contains("AutoMapper") && s.contains("ToDto()")),
+            "{said:?}"
+        );
+    }
+
+    #[test]
     fn a_lead_in_of_the_moment_is_cut_before_its_colon() {
         let said = statements(&[
             "no zod here. and since you just ran deno add: we only pull from jsr: specifiers, never deno.land/x urls for new deps",
@@ -1814,6 +1845,13 @@ mod tests {
             !said
                 .iter()
                 .any(|s| s.contains("since you") || s.contains("while you"))
+        );
+        let said = statements(&[
+            "deploy to staging again, and note: bin/deploy.sh is gone, we moved to a justfile",
+        ]);
+        assert!(
+            !said.iter().any(|s| s.contains("deploy to staging again")),
+            "{said:?}"
         );
     }
 

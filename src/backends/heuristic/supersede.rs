@@ -50,7 +50,7 @@ const COMMAND: &str = r"(`[^`]+`|[A-Za-z0-9][\w.+@/-]*(?:\s+[a-z][\w.:+@/-]*){0,
 /// "no longer use Y", "dropped Y", "we moved off Y": (old).
 static OLD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:no longer (?:use|run|need|runs on|listens on|lives (?:in|at|under)|uses)|stopped using|no more|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:move|moved|moving|migrated|migrating|switched|switching)(?: (?:the |our )?[\w-]+(?: [\w-]+)?)? (?:off|away from))\s+(?:the |our |that )?((?-i:[A-Z][\w.+-]*\s+[A-Z][\w-]+)|{TOOL}(?:\s+[a-z][a-z-]{{2,}}s\b)?)|\b(?:we'?re|we are|i'?m|i am) (?:off|done with)\s+(`[^`]+`|[A-Za-z0-9]\w*[.\-/][\w.\-/]*)|\bnot\s+(`[^`]+`)\s+any ?more\b"
+        r"(?i)\b(?:no longer (?:use|run|need|runs on|listens on|lives (?:in|at|under)|uses)|stopped using|no more|don'?t use|dropped|ditched|retired|got rid of|getting rid of|replaced|removing|dropping|(?:move|moved|moving|migrated|migrating|switched|switching)(?: (?:the |our )?[\w-]+(?: [\w-]+)?)? (?:off|away from))\s+(?:the |our |that )?(?:plain |vanilla |bare |stock )?((?-i:[A-Z][\w.+-]*\s+[A-Z][\w-]+)|{TOOL}(?:\s+[a-z][a-z-]{{2,}}s\b)?)|\b(?:we'?re|we are|i'?m|i am) (?:off|done with)\s+(`[^`]+`|[A-Za-z0-9]\w*[.\-/][\w.\-/]*)|\bnot\s+(`[^`]+`)\s+any ?more\b"
     ))
     .expect("valid regex")
 });
@@ -549,6 +549,13 @@ mod tests {
             "{moved:?}"
         );
         assert!(!moved.iter().any(|r| r.old.as_deref() == Some("Deno")));
+        // "plain" says which Mox; the retired value is Mox.
+        let mox = replacements("we don't use plain Mox here, it's Hammox everywhere");
+        assert!(
+            mox.iter().any(|r| r.old.as_deref() == Some("Mox")),
+            "{mox:?}"
+        );
+        assert!(!mox.iter().any(|r| r.old.as_deref() == Some("plain")));
         assert_eq!(
             replacement("we replaced the flutter drive setup with patrol (native dialogs)"),
             rep(None, "flutter drive")
