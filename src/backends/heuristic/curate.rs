@@ -737,7 +737,11 @@ fn fact_subjects(text: &str) -> Vec<String> {
             .into_iter()
             .collect();
     }
-    if let Some((command, _)) = text.split_once(" reports ") {
+    // "`node --version` reports v20.18.1" (not "… (`/health` reports ok)").
+    if let Some((command, _)) = text.split_once(" reports ")
+        && command.starts_with('`')
+        && command.ends_with('`')
+    {
         return vec![format!(
             "reports {}",
             reported_tool(command.trim_matches('`'))
@@ -806,13 +810,13 @@ fn port_subjects(text: &str) -> Vec<String> {
     }
     // "web runs on :3000, admin on :3200": each named service's port.
     static NAMED_PORT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b((?:(?:dev|staging|prod|test|local|main|admin|public) )?[a-z][\w-]*)\s+(?:(?:runs\s+|is\s+(?:up\s+)?|comes\s+up\s+|listens\s+|lives\s+|serves\s+|sits\s+|starts\s+)?on|(?:moved|switched|changed|went)\s+to|is\s+now\s+on)\s+(?:port\s+)?(?:https?://)?(?:localhost|127\.0\.0\.1)?:?\d{4,5}\b")
+        Regex::new(r"(?i)\b((?:(?:dev|staging|prod|test|local|main|admin|public) )?[a-z][\w-]*)\s+(?:(?:runs\s+|is\s+(?:up\s+)?|comes\s+up\s+|listens\s+|lives\s+|serves\s+|sits\s+|starts\s+)?on|(?:is\s+up|runs|listens|serves)\s+at|(?:moved|switched|changed|went)\s+to|is\s+now\s+on)\s+(?:port\s+)?(?:https?://)?(?:localhost|127\.0\.0\.1)?:?\d{4,5}\b")
             .expect("valid regex")
     });
     NAMED_PORT
         .captures_iter(text)
         .map(|c| match c[1].to_ascii_lowercase().as_str() {
-            "site" | "dev server" => "dev server".to_string(),
+            "site" | "dev server" | "server" => "dev server".to_string(),
             name => name.to_string(),
         })
         .filter(|name| {
@@ -1168,6 +1172,11 @@ mod tests {
                 "`nx reset` cleared the cache; after that `nx serve portal` comes up on http://localhost:4200/."
             ),
             ["port of `nx serve portal`"]
+        );
+        // "Server is up at …" and "Dev server runs on … now": one server.
+        assert_eq!(
+            fact_subjects("Server is up at http://127.0.0.1:8080 (`/health` reports db ok)."),
+            fact_subjects("Dev server runs on http://127.0.0.1:8090 now")
         );
         // "the dev server", "the site", `bun run dev`: one server.
         assert_eq!(

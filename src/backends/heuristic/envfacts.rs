@@ -114,7 +114,7 @@ pub(super) const VERSION_PINS: &[(&str, Option<&str>)] = &[
 
 /// What the agent says about itself or proposes, not about the project.
 static AGENT_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:i\b|i'|let me|let's|we could|you could|you can|if\b|so\b|should i|want me|try\b)|\b(?:could|might|would|maybe|probably|perhaps|still|therefore|can be)\b|\bi'?m\b")
+    Regex::new(r"(?i)^(?:i\b|i'|let me|let's|we could|you could|you can|if\b|so\b|should i|want me|try\b)|\b(?:could|might|would|maybe|probably|perhaps|still|therefore|can be)\b|\bi'?m\b|^reproduced\b|\b(?:now )?pass(?:es|ed)? \(\d+/\d+\)|\b\d+ repeats\b")
         .expect("valid regex")
 });
 

@@ -420,10 +420,11 @@ fn purpose_of_tool(program: &str) -> Option<Purpose> {
         | "erb_lint" | "erblint" | "credo" | "stylelint" | "hadolint" | "yamllint"
         | "markdownlint" | "markdownlint-cli2" | "ansible-lint" | "tflint" | "actionlint"
         | "swiftlint" | "ktlint" | "detekt" | "phpcs" | "clang-tidy" | "cppcheck" | "sqlfluff"
-        | "bandit" | "vale" => Purpose::Lint,
+        | "bandit" | "vale" | "clj-kondo" | "eastwood" => Purpose::Lint,
         "prettier" | "black" | "rustfmt" | "isort" | "gofmt" | "goimports" | "gofumpt"
         | "clang-format" | "shfmt" | "stylua" | "dprint" | "taplo" | "php-cs-fixer"
-        | "swiftformat" | "ktfmt" | "yapf" | "autopep8" | "cmake-format" => Purpose::Format,
+        | "swiftformat" | "ktfmt" | "yapf" | "autopep8" | "cmake-format" | "cljfmt" | "zprint"
+        | "ocamlformat" | "ormolu" | "fourmolu" | "zig-fmt" => Purpose::Format,
         "tsc" | "mypy" | "pyright" | "basedpyright" | "vue-tsc" | "phpstan" | "psalm" | "flow"
         | "pyre" | "pytype" => Purpose::Typecheck,
         _ => return None,
@@ -546,6 +547,31 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
             }
         }
         "unittest" => Some(Purpose::Tests),
+        // Laravel's `php artisan test`, `php artisan serve`, its own commands.
+        "php" if sub == "artisan" => match first_operand(&after_sub()).as_deref() {
+            Some("serve") => Some(Purpose::Run),
+            Some(target) => Some(purpose_from_name(target).unwrap_or(Purpose::Task)),
+            None => None,
+        },
+        // Leiningen: `lein test`, `lein cljfmt check`, `lein eastwood`.
+        "lein" => match sub.as_str() {
+            "test" | "midje" | "kaocha" => Some(Purpose::Tests),
+            "cljfmt" | "zprint" => Some(Purpose::Format),
+            "eastwood" | "kibit" | "bikeshed" | "clj-kondo" => Some(Purpose::Lint),
+            "uberjar" | "jar" | "compile" => Some(Purpose::Build),
+            "run" | "ring" => Some(Purpose::Run),
+            "deps" => Some(Purpose::Install),
+            _ => None,
+        },
+        // The Clojure CLI runs an alias: `clojure -M:test`, `clj -X:lint`.
+        "clojure" | "clj" => rest
+            .iter()
+            .find_map(|w| w.strip_prefix("-M:").or_else(|| w.strip_prefix("-X:")))
+            .and_then(purpose_from_name),
+        // `opam install . --deps-only`: the project's dependencies.
+        "opam" if sub == "install" && rest.iter().any(|w| w == "--deps-only") => {
+            Some(Purpose::Install)
+        }
         "go" => by_sub(&[
             ("test", Purpose::Tests),
             ("build", Purpose::Build),
@@ -713,9 +739,14 @@ pub(super) fn narrows_tests(command: &str) -> bool {
         "--select",
         "--models",
     ];
-    command
-        .split_whitespace()
-        .any(|w| TEST_SELECTORS.contains(&w) || w.starts_with("-run=") || w.contains("::"))
+    // `zig build test -Dtest-filter='…'`, `--filter=X`, `-k=X`.
+    command.split_whitespace().any(|w| {
+        TEST_SELECTORS.contains(&w)
+            || w.starts_with("-run=")
+            || w.contains("::")
+            || w.contains("test-filter=")
+            || w.starts_with("--filter=")
+    })
 }
 
 /// Whether a word is a number too big for a port (a station, ticket or
@@ -830,6 +861,16 @@ mod tests {
         assert_eq!(classify(&words("npm view react")), None);
         assert_eq!(classify(&words("git status")), None);
         for (command, purpose) in [
+            ("php artisan test --parallel", Purpose::Tests),
+            ("php artisan serve", Purpose::Run),
+            ("lein test", Purpose::Tests),
+            ("lein cljfmt check", Purpose::Format),
+            ("clj-kondo --lint src test", Purpose::Lint),
+            ("clojure -M:test", Purpose::Tests),
+            (
+                "opam install . --deps-only --with-test -y",
+                Purpose::Install,
+            ),
             ("bundle exec standardrb", Purpose::Lint),
             ("cmake --preset dev-clang", Purpose::Build),
             (

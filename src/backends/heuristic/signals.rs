@@ -223,7 +223,7 @@ static USE_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that make a statement a rule about how to work, wherever they are.
 static META: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:that'?s|this is) how (?:the whole|our|this|the) (?:repo|repository|codebase|project|team|app|crate|package) (?:does|do|writes|handles|builds|tests)\b|^(?:everything|anything|every \w+|all \w+)[\w\s-]{0,30}\b(?:has to|have to|must|needs? to) be\b|^(?:everything|anything|every \w+|all \w+)\b[\w\s-]{0,40}\b(?:goes|go|must go|has to go|should go) through\b|^(?:the\s+)?[a-z][\w-]*s only (?:ever )?(?:talk|call|use|touch|go|read|write|return|depend|import|hit)s?\b|\b(?:same as|like) everything else\b|\bonly ever\b|\b(?:we(?:'re| are)|it'?s) on (?:`[^`]+`|[\w.+/-]+) v?\d[\w.]* now\b|\bit'?s ~/[\w./-]+ now\b|\b(?:every|each) (?:resource|file|module|service|endpoint|handler|component|test|function|model|table|migration|commit|pr|page|route|dag|job|stack|env|lambda|bucket|class|script)s? (?:needs?|requires?|must|should|has to|gets?)\b|\bfor everything\b|\bonly (?:in )?here\b|^[\w-]+(?: [\w-]+)?\s+(?:goes|go|lives?|belongs?)\s+(?:in|into|under)\s+`|\bthe (?:[\w-]+ ){0,2}(?:loop|command|cmd|script|target|task) (?:here )?is\s+`|\bwhile (?:you(?:'re| are)? )?iterat(?:e|ing)\b|\bon purpose\b|\bby design\b|^(?:all|every) (?:endpoints?|handlers?|routes?|functions?|components?|views?|models?|services?|migrations?|queries|modules)\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b[a-z]+s\s+are\s+(?:written|done|run|built|managed|handled|styled|formatted|declared|validated|kept|stored|named|tested)\s+(?:with|in|by|using|through|via)\b|\bnot now,? not ever\b|\bonly (?:[\w.=-]+ ){1,6}when i (?:explicitly |specifically )?(?:ask|say so|tell you)\b|^(?:and |also )?(?:all )?new (?:code|files|modules|components|tests|screens|pages) (?:uses?|is|are|should|must|goes|gets)\b|\b(?:that'?s|thats) how (?:all |every |our )?[\w-]+(?: [\w-]+)? (?:does|do|handles?|writes?|builds?|tests?) \w+|\blike the rest of the (?:app|codebase|repo|project|renderer|engine|backend|frontend|api|library|crate|package|code)\b|\bnot ever\b|\b(?:got|was|were|has been|have been) replaced (?:by|with)\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to|needs?|require|requires)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^(?:linting|formatting|testing|type-?checking|deploying|packaging) (?:here|in this (?:repo|project)) is (?:done (?:with|by|through) )?(?:`[^`]+`|[\w.+/-]+)|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated)(?: (?:the|our|my) [\w-]+(?: [\w-]+)?)? (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bit'?s (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/+]\w[\w.\-/+]*) now\b|\b(?:we'?re|we are) off (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/]\w[\w.\-/]*)|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|^(?:please\s+)?use\s+[^,]{2,60},\s*no\s+[\w\s<>:.()-]{2,40}[.!]*$|\b(?:just a|a|friendly) reminder\b|^reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*|[a-z][\w+-]* v?\d+\.\d+[\w.+-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going)(?: [\w-]+){0,2}? (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
+        r"(?i)\b(?:from now on|going forward|in the future|from here on|every (?:single )?time|each time|whenever|by default)\b|\bthat'?s what (?:ci|we|prod|production|staging|the team|everyone) (?:creates?|uses?|runs?|expects?|wants?|builds?) now\b|\bunless i (?:explicitly |specifically )?(?:say|state|ask|tell you)(?: so)?(?: otherwise)?\b|\bthat'?s how (?:the whole|our|this) (?:repo|repository|codebase|project|app|team) works\b|\b(?:that'?s|this is) how (?:the whole|our|this|the) (?:repo|repository|codebase|project|team|app|crate|package) (?:does|do|writes|handles|builds|tests)\b|^(?:everything|anything|every \w+|all \w+)[\w\s-]{0,30}\b(?:has to|have to|must|needs? to) be\b|^(?:everything|anything|every \w+|all \w+)\b[\w\s-]{0,40}\b(?:goes|go|must go|has to go|should go) through\b|^(?:the\s+)?[a-z][\w-]*s only (?:ever )?(?:talk|call|use|touch|go|read|write|return|depend|import|hit)s?\b|\b(?:same as|like) everything else\b|\bonly ever\b|\b(?:we(?:'re| are)|it'?s) on (?:`[^`]+`|[\w.+/-]+) v?\d[\w.]* now\b|\bit'?s ~/[\w./-]+ now\b|\b(?:every|each) (?:resource|file|module|service|endpoint|handler|component|test|function|model|table|migration|commit|pr|page|route|dag|job|stack|env|lambda|bucket|class|script|allocation|struct|type|package|crate)s?(?: (?:in|under) \S+)? (?:needs?|requires?|must|should|has to|gets?|has|takes?|inherits?|returns?|uses?)\b|\bfor everything\b|\bonly (?:in )?here\b|^[\w-]+(?: [\w-]+)?\s+(?:goes|go|lives?|belongs?)\s+(?:in|into|under)\s+`|\bthe (?:[\w-]+ ){0,2}(?:loop|command|cmd|script|target|task) (?:here )?is\s+`|\bwhile (?:you(?:'re| are)? )?iterat(?:e|ing)\b|\bon purpose\b|\bby design\b|^(?:all|every) (?:endpoints?|handlers?|routes?|functions?|components?|views?|models?|services?|migrations?|queries|modules)\b|\b(?:applies|apply|holds?|goes) (?:to|for) (?:every|all|any) (?:repos?|repositor(?:y|ies)|projects?|codebases?)\b|\bacross the board\b|\b[a-z]+s\s+are\s+(?:written|done|run|built|managed|handled|styled|formatted|declared|validated|kept|stored|named|tested)\s+(?:with|in|by|using|through|via)\b|\bnot now,? not ever\b|\bonly (?:[\w.=-]+ ){1,6}when i (?:explicitly |specifically )?(?:ask|say so|tell you)\b|^(?:and |also )?(?:all )?new (?:code|files|modules|components|tests|screens|pages) (?:uses?|is|are|should|must|goes|gets)\b|\b(?:that'?s|thats) how (?:all |every |our )?[\w-]+(?: [\w-]+)? (?:does|do|handles?|writes?|builds?|tests?) \w+|\blike the rest of the (?:app|codebase|repo|project|renderer|engine|backend|frontend|api|library|crate|package|code)\b|\bnot ever\b|\b(?:got|was|were|has been|have been) replaced (?:by|with)\b|\b(?:commit messages|commits|prs|pull requests|branch names|branches|tests|migrations|functions|modules|endpoints|handlers|log lines|timestamps|dates|docstrings)\s+(?:must|should|need to|have to|needs?|require|requires)\b|\b(?:that|this) (?:'?s|is) (?:the|a|our) (?:rule|convention|policy|standard)\b|^if (?:a|an|you|we|the|there)\b[^,]{3,60},\s*(?:use|run|prefer|add|ask)\b|\bin (?:this|our) (?:package|crate|module|app|service|library)\b|^(?:and\s+|also\s+|but\s+)?only (?:ever )?(?:run|use|touch|test|build|commit|edit|change|deploy|install)\b|^remember\b|\bremember\s*[:,]|\bremember (?:that|to)\b|\bin (?:this|our) (?:repo|repository|project|codebase|workspace)\b|\bwe(?:'re| are)? (?:use|using|prefer|run|always|never|don'?t|do not|keep|put|squash|squash-merge|rebase|target|deploy|ship|follow|pin|store|avoid|format|lint|release|tag|document|write|name|log|prefix|version|style)\b|^please\s+(?:use|keep|stick (?:to|with)|prefer)\b|^(?:please\s+)?stick (?:to|with)\b|^as always\b|\bas usual\b|\b(?:we(?:'re| are)|it'?s) (?:on|using|now using) (?:`[^`]+`|[\w.+/-]+) now\b|\bwe(?:'re| are) not (?:adding|using|doing)\b|\bwe(?:'re| are) (?:removing|dropping|replacing|moving off|moving away from|migrating away from|getting rid of)\b|\bthat'?s (?:the|a|our) (?:rule|convention|policy|standard)\b|^[^:]{0,50}\b(?:rule|convention|policy|guideline)s?\b[^:]{0,60}:|\bthe (?:convention|rule|policy)(?: here| in this \w+)? is\b|\bthe (?:test|lint|build|format|deploy|run|install) command(?: here)? is\b|^(?:linting|formatting|testing|type-?checking|deploying|packaging) (?:here|in this (?:repo|project)) is (?:done (?:with|by|through) )?(?:`[^`]+`|[\w.+/-]+)|^for the record\b|\bfor future reference\b|\bjust so you know\b|\b(?:switched|moved|migrated)(?: (?:the|our|my) [\w-]+(?: [\w-]+)?)? (?:over )?from \S+ to\b|\b(?:is|are) (?:`[^`]+`|[\w.:/+-]+) now\b|\bit'?s (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/+]\w[\w.\-/+]*) now\b|\b(?:we'?re|we are) off (?:`[^`]+`|[A-Za-z0-9]\w*[.\-/]\w[\w.\-/]*)|\bin (?:anything|everything|all) new\b|\b(?:for|in) (?:all )?new (?:code|components?|ui|files|modules|screens|pages)\b|\bsame rule\b|\bin my other (?:projects|repos)\b|\bwe(?:'ve| have)? standardi[sz]ed on\b|\bstandardi[sz]ed on\b|\bas a rule\b|\bin general\b|\bgoes for the whole (?:app|repo|project|codebase|service)\b|\bno-?go\b|\bmake it a habit\b|\b(?:is|are) deprecated (?:for us|here)\b|\b[A-Z][A-Z0-9_]+=\S+ now\b|\b(?:moved|migrated|switched) (?:off|away from)\b|\blike (?:every|all|any) \w+|\b(?:is|are) (?:the|our) (?:linter|formatter|test runner|package manager|build tool|orm|framework|queue|database)\b|\bdon'?t bother with\b|\bthe way we do it\b|\bfor (?:every|all|any) (?:of )?(?:my|our) (?:repos?|repositories|projects?)\b|\b(?:that|this|it) goes for (?:any|all|every|the whole)\b|^[^,]{3,60}\b(?:only|with|using)\b[^,]{0,40},\s*no\s+[\w\s<>-]{2,30}[.!]*$|^(?:please\s+)?use\s+[^,]{2,60},\s*no\s+[\w\s<>:.()-]{2,40}[.!]*$|\b(?:just a|a|friendly) reminder\b|^reminder\b|\bas before\b|\bas everywhere else\b|\beverywhere else\b|\b(?:is|are) (?:retired|gone for good|dead to us)\b|\b(?:move|moving|moved|switch|switches|switching|switched|migrate|migrating|migrated|upgrade|upgrading|upgraded|bump|bumping|bumped) to (?:`[^`]+`|[\w.+:-]*\d[\w.+:-]*|[a-z][\w+-]* v?\d+\.\d+[\w.+-]*)|\b(?:move|moving|switch|switching|migrate|migrating|go|going)(?: [\w-]+){0,2}? (?:over )?from \S+ to\b|\b(?:in|for) every (?:script|file|test|module|component|service|handler|function|class|model|route|endpoint|page|screen|query|migration|commit|pr|task)s?\b|^[a-z][\w-]*s\s+(?:go|live|belong)\s+(?:in|into|under)\b|^[a-z][\w-]*s\s+come\s+from\b|\bbaud\b|\bwe(?:'ve| have)? (?:switched|moved|migrated|dropped|stopped using|replaced|ditched|retired)\b|\b(?:we|i) no longer (?:use|run|need|want)\b|\b(?:tests?|specs?|builds?|lint(?:s|ing)?|formatting|deploys?|releases?|migrations?)\s+(?:run|runs|go|goes|are run|is run|are done|is done)\s+(?:with|through|via|using|by)\b|\bfor (?:every|all|any) (?:repos?|repository|repositories|projects?)\b|\b(?:projects?|repos?|repositor(?:y|ies)) of mine\b|\bin (?:every|all|any)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)\b",
     )
     .expect("valid regex")
 });
@@ -242,7 +242,7 @@ static ALWAYS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "never" the same way, or a sentence opening with "don't" / "avoid".
 static NEVER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?)never\b|^(?:please\s+)?(?:don'?t|do not|dont|avoid)\b|[,;:—–]\s*(?:and\s+|but\s+)?(?:please\s+)?(?:don'?t|do not|dont)\s+\w+|\b(?:does not|doesn'?t|do not|don'?t) (?:go|belong|live)s? (?:in|into|under)\b|^(?:and\s+)?(?:the\s+)?[a-z][\w/-]*\s+never\s+(?:goes?|touch(?:es)?|calls?|uses?|imports?|talks?|returns?|leaves?|hits?|writes?|reads?|logs?|throws?|panics?)\b")
+    Regex::new(r"(?i)(?:^|[,;:—–]\s*|\s-\s|\b(?:please|we|you|i)\s+(?:should\s+|must\s+)?)never\b|^(?:please\s+)?(?:don'?t|do not|dont|avoid)\b|[,;:—–]\s*(?:and\s+|but\s+)?(?:please\s+)?(?:don'?t|do not|dont)\s+\w+|\b(?:does not|doesn'?t|do not|don'?t) (?:go|belong|live)s? (?:in|into|under)\b|^(?:and\s+)?(?:the\s+)?(?:[a-z][\w/.-]*\s+){1,3}(?:must\s+|should\s+|can\s+)?never\s+(?:goes?|touch(?:es)?|calls?|uses?|imports?|talks?|returns?|leaves?|hits?|writes?|reads?|logs?|throws?|panics?|allocates?|blocks?|depends?)\b")
         .expect("valid regex")
 });
 
@@ -323,7 +323,31 @@ static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
 /// you just ran deno add: we only pull from jsr", "also while you're there:
 /// no default exports anywhere". The part after the colon stands alone.
 static LEAD_IN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:and|also|oh|btw|fyi|ps|so|but),?\s+)*(?:since you(?:'re| are)? (?:just |already )?\w+|while you'?re (?:there|at it|in there|here)|now that (?:you|we)(?:'ve| have)? \w+|before you (?:go|forget|start|continue)|one more thing|side note|heads up|reminder|[^:`]{0,40}?,? and note)[^:`]{0,60}:\s+(\S.*)$")
+    Regex::new(r"(?i)^(?:(?:and|also|oh|btw|fyi|ps|so|but),?\s+)*(?:since you(?:'re| are)? (?:just |already )?\w+|while you'?re (?:there|at it|in there|here)|now that (?:you|we)(?:'ve| have)? \w+|before you (?:go|forget|start|continue)|one more thing|side note|heads up|reminder|[^:`]{0,40}?,? and note|(?:the |a |house |our )?rules?(?: here| in this (?:repo|codebase|project))?)[^:`]{0,60}:\s+(\S.*)$")
+        .expect("valid regex")
+});
+
+/// What only this task is about: "next: send If-None-Match …", "quick one:
+/// write a throwaway bench …, don't commit it" (a request whose prohibition
+/// is about the thing it asks for).
+static THIS_TASKS_THING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:next(?: up)?|todo|then|after that|quick one|small one|one more)\s*[:,]|\b(?:don'?t|do not|dont|never)\s+\w+\s+(?:it|this|that|them)\s*[.!]*$")
+        .expect("valid regex")
+});
+
+/// Whether a statement is about the task at hand (see [`THIS_TASKS_THING`]):
+/// a prohibition about "it" counts only when a request opens the sentence.
+fn about_this_task(statement: &str) -> bool {
+    let s = statement.trim();
+    THIS_TASKS_THING.find(s).is_some_and(|m| {
+        m.start() == 0 || TASK_DIRECTIVE.is_match(&without_fillers(s)) || REQUEST_VERB.is_match(s)
+    })
+}
+
+/// A sentence that says it is a standing rule: "rule here: …", "from now
+/// on …", "in this repo we …".
+static STANDING_MARK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:(?:and|also),?\s+)?(?:(?:the |a |house |our )?rules?(?: here| in this (?:repo|codebase|project))?\s*:|from now on\b|going forward\b|in this (?:repo|codebase|project)\b)")
         .expect("valid regex")
 });
 
@@ -1024,6 +1048,7 @@ fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
     if refused
         || task_constraint
         || for_this_task
+        || about_this_task(&statement)
         || POINTS_AT_ONE.is_match(&NOT_JUST_NOW.replace_all(&statement, ""))
         || !names_its_object(&statement, &kind)
         || poison::is_dangerous(&statement)
@@ -1129,7 +1154,10 @@ fn message_sentences(text: &str, context: Context) -> Vec<Sentence> {
     }
     // A ticket quoted with `>` or fenced is skipped line by line below;
     // whether the message is a pasted spec is judged on the user's own lines.
-    let context = if is_spec_like(&own_lines(t)) || REVIEW_REQUEST.is_match(&without_fillers(t)) {
+    let spec = is_spec_like(&own_lines(t));
+    let review = !spec && REVIEW_REQUEST.is_match(&without_fillers(t));
+    let said = context;
+    let context = if spec || review {
         Context::Pasted
     } else {
         context
@@ -1170,6 +1198,13 @@ fn message_sentences(text: &str, context: Context) -> Vec<Sentence> {
                 corrected = true;
                 continue;
             }
+            // "review src/sstable.zig for allocator stuff. rule here: …": a
+            // review request of the user's own, with a rule said in it.
+            let context = if review && !out.is_empty() && STANDING_MARK.is_match(s.trim()) {
+                said
+            } else {
+                context
+            };
             let s = match pending_opener.take() {
                 Some(opener) => format!("{opener}, {s}"),
                 None => past_lead_in(s),
@@ -1805,6 +1840,41 @@ mod tests {
             statements(&["always run the linter first", "never force-push to main"]).len(),
             2
         );
+    }
+
+    #[test]
+    fn requests_for_this_task_are_not_rules() {
+        assert!(statements(&[
+            "quick one: write a throwaway bench comparing bloom filter k=3 vs k=5, don't commit it",
+            "next: send If-None-Match / handle 304 when fetching feeds, we store the etag per feed already",
+        ])
+        .is_empty());
+        // A standing prohibition about a named thing stays.
+        assert_eq!(statements(&["never commit the .env file"]).len(), 1);
+    }
+
+    #[test]
+    fn rules_with_a_subject_before_never_or_a_place_after_every() {
+        let said = statements(&[
+            "public fns must never return anyerror, every module has its own error set",
+            "every module in lib/ gets an .mli with doc comments on the public functions",
+        ]);
+        assert_eq!(said.len(), 2, "{said:?}");
+    }
+
+    #[test]
+    fn a_rule_said_inside_a_review_request_is_kept() {
+        let said = statements(&[
+            "review src/sstable.zig for allocator stuff. rule here: every allocation takes an explicit std.mem.Allocator param, never std.heap.page_allocator in library code",
+        ]);
+        assert_eq!(
+            said,
+            [
+                "every allocation takes an explicit std.mem.Allocator param, never std.heap.page_allocator in library code"
+            ]
+        );
+        // A pasted review prompt stays no memory.
+        assert!(statements(&["Review the current code changes and provide prioritized findings. Always cite the file and line."]).is_empty());
     }
 
     #[test]
