@@ -581,6 +581,13 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     if kind == Kind::Password && !value.quoted {
         value.end = password_through_punctuation(text, value.end);
     }
+    // Convex's `prod:brave-lynx-459|<token>`: the deployment, then the key.
+    if !value.quoted && text.get(value.end) == Some(&b'|') {
+        let key_end = run(text, value.end + 1, 512, |b| b.is_ascii_alphanumeric());
+        if key_end - value.end > 32 {
+            value.end = key_end;
+        }
+    }
     if !accepts(text, kind, value, sep) {
         return;
     }
@@ -717,6 +724,12 @@ fn value_after(
                 ) =>
         {
             (b',', 1)
+        }
+        // "I set MAILGUN_API_KEY to X".
+        (Some(b't'), Some(b'o'))
+            if blank_before && text.get(i + 2) == Some(&b' ') && after_set(text, name_start) =>
+        {
+            (b' ', 2)
         }
         _ if blank_before
             && (flag
@@ -1093,6 +1106,9 @@ fn at_line_start(text: &[u8], name_start: usize) -> bool {
             i = j - "→".len();
         } else if j > 0 && text[j - 1] == b'+' {
             // A line a diff or a patch adds (`+requirepass …`).
+            i = j - 1;
+        } else if j >= 2 && text[j - 1] == b':' && text[j - 2].is_ascii_digit() {
+            // `grep -n`'s line number (`1036:requirepass …`).
             i = j - 1;
         } else if j >= 2 && text[j - 2] == b'\\' && text[j - 1] == b't' {
             i = j - 2;

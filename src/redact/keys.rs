@@ -77,7 +77,11 @@ pub(super) fn pem(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
         return;
     };
     let label = &window[..close];
-    if !(label.ends_with(b"PRIVATE KEY") || label.ends_with(b"PRIVATE KEY BLOCK")) {
+    // OpenVPN's `tls-auth` / `tls-crypt` key is a shared secret.
+    if !(label.ends_with(b"PRIVATE KEY")
+        || label.ends_with(b"PRIVATE KEY BLOCK")
+        || label.eq_ignore_ascii_case(b"OpenVPN Static key V1"))
+    {
         return;
     }
     let start = skip_break(text, label_start + close + 5);

@@ -82,6 +82,8 @@ enum Action {
     Telegram,
     /// A Firebase Cloud Messaging legacy server key (`AAAA…:APA91b…`).
     FcmServerKey,
+    /// A k3s join token (`K10<hex>::server:<hex>`).
+    K3sToken,
     AzureSecret,
     Terraform,
     Discord,
@@ -246,6 +248,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("webhookb2/", Action::TeamsHook),
     (":aa", Action::Telegram),
     (":apa91b", Action::FcmServerKey),
+    ("::server:", Action::K3sToken),
+    ("::node:", Action::K3sToken),
     ("q~", Action::AzureSecret),
     (".atlasv1.", Action::Terraform),
     ("discord", Action::Discord),
@@ -336,6 +340,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("insert into", Action::SqlInsert),
     ("insecure-password ", Action::ProsePassword),
     ("--password-stdin", Action::PipedPassword),
+    // `echo X | gh auth login --with-token`, `mollie login --with-token`.
+    ("--with-token", Action::PipedPassword),
     ("kty", Action::Jwk),
     ("password is ", Action::ProsePassword),
     ("password ", Action::ProseRandom),
@@ -593,6 +599,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::TeamsHook => http::teams_webhook(text, end, out),
         Action::Telegram => shapes::telegram(text, start, out),
         Action::FcmServerKey => shapes::fcm_server_key(text, start, out),
+        Action::K3sToken => shapes::k3s_token(text, start, end, out),
         Action::AzureSecret => shapes::azure_client_secret(text, start, out),
         Action::Terraform => shapes::terraform(text, start, end, out),
         Action::Discord => context::discord_bot_token(text, end, out),

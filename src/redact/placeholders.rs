@@ -301,6 +301,8 @@ pub(super) fn is_public(v: &[u8]) -> bool {
     .any(|p| v.starts_with(p.as_bytes()))
         || is_age_recipient(v)
         || is_evm_address(v)
+        // A Datadog RUM client token (`pub` + 32 hex) ships in the browser.
+        || (v.len() == 35 && v.starts_with(b"pub") && v[3..].iter().all(u8::is_ascii_hexdigit))
 }
 
 /// An Ethereum address: `0x` and 40 hex digits (public by design).

@@ -270,6 +270,19 @@ pub(super) static TOKEN_RULES: &[TokenRule] = &[
         ANY,
         Random,
     ),
+    // LaunchDarkly SDK and mobile keys: a UUID after `sdk-` / `mob-`.
+    rule("launchdarkly_key", "sdk-", HexDash, 36, 36, Plain),
+    rule("launchdarkly_key", "mob-", HexDash, 36, 36, Plain),
+    // Tencent Cloud SecretId, OneSignal REST API keys.
+    rule("tencent_secret_id", "AKID", Alnum, 32, 32, Random),
+    rule(
+        "onesignal_api_key",
+        "os_v2_app_",
+        LowerDigit,
+        90,
+        130,
+        Plain,
+    ),
     rule("doppler_token", "dp.pt.", Alnum, 40, 48, Plain),
     rule("doppler_token", "dp.st.", UrlDot, 40, 64, Plain),
     rule("doppler_token", "dp.ct.", Alnum, 40, 48, Plain),

@@ -49,6 +49,25 @@ pub(super) fn fcm_server_key(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     }
 }
 
+/// A k3s join token: `K10`, the CA's 64-hex hash, `::server:` or
+/// `::node:` (keyword at `hit..hit_end`), then the 32-hex password.
+pub(super) fn k3s_token(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    // (`K10`'s own digits are hex too: the hash is the 64 digits before.)
+    let Some(hash) = hit.checked_sub(64).filter(|&h| h >= 3) else {
+        return;
+    };
+    if !text[hash..hit].iter().all(u8::is_ascii_hexdigit)
+        || !text[hash - 3..hash].eq_ignore_ascii_case(b"K10")
+    {
+        return;
+    }
+    let start = hash - 3;
+    let end = run(text, hit_end, 64, alnum);
+    if end - hit_end >= 16 && (start == 0 || !word(text[start - 1])) {
+        push(out, text, "k3s_token", start, end);
+    }
+}
+
 fn entra_byte(b: u8) -> bool {
     word(b) || b == b'~' || b == b'.'
 }

@@ -1328,6 +1328,21 @@ fn key_material_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
             "https://app.acme.io/callback?code=200&state=ok\nGET /verify?code=AB12CD".to_string(),
         ),
         (
+            "prose",
+            "I set LOG_LEVEL to debug and the retry token count to 3".to_string(),
+        ),
+        (
+            "code",
+            format!(
+                "datadogRum.init({{ clientToken: 'pub{}', site: 'datadoghq.eu' }})",
+                rng.string(HEX, 32)
+            ),
+        ),
+        (
+            "tool_output",
+            "$ grep -n port /etc/redis/redis.conf\n98:port 6379\n".to_string(),
+        ),
+        (
             "code",
             "enc = cipher.encrypt(data)\nencrypt = true\nDJANGO_SECRET_KEY=$(cat /run/secrets/django)"
                 .to_string(),

@@ -4055,6 +4055,106 @@ fn command_and_export_shapes(rng: &mut Rng, out: &mut Vec<Positive>) {
     );
 }
 
+/// Shapes the thirteenth held-out corpus showed missing, in our own words:
+/// "I set NAME to X" in prose, k3s join tokens, Convex deploy keys,
+/// OpenVPN static keys, LaunchDarkly, Tencent and OneSignal keys, a token
+/// piped to `--with-token`, a password in `grep -n` output.
+fn prose_and_provider_shapes(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let mut push = |kind: &'static str, text: String, secrets: Vec<String>| {
+        out.push(Positive {
+            family: "prose_and_providers",
+            kind,
+            text,
+            secrets,
+        });
+    };
+    let key = format!("{}-{}", rng.string(HEX, 32), rng.string(HEX, 8));
+    push(
+        "set_to",
+        format!("I set SENDGRID_API_KEY to {key} and it still fails"),
+        vec![key],
+    );
+    let token = format!(
+        "{}-{}-{}-{}-{}",
+        rng.string(HEX, 8),
+        rng.string(HEX, 4),
+        rng.string(HEX, 4),
+        rng.string(HEX, 4),
+        rng.string(HEX, 12)
+    );
+    push(
+        "set_to",
+        format!("we set PAGERDUTY_TOKEN to {token} yesterday"),
+        vec![token],
+    );
+    let (hash, pass) = (rng.string(HEX, 64), rng.string(HEX, 32));
+    push(
+        "k3s_token",
+        format!("$ sudo cat /var/lib/rancher/k3s/server/token\nK10{hash}::server:{pass}\n"),
+        vec![format!("K10{hash}::server:{pass}")],
+    );
+    let convex = rng.string(ALNUM, 96);
+    push(
+        "convex_deploy_key",
+        format!("CONVEX_DEPLOY_KEY=prod:quiet-otter-123|{convex}\nNODE_ENV=production"),
+        vec![convex],
+    );
+    let ovpn: Vec<String> = (0..4).map(|_| rng.string(HEX, 32)).collect();
+    push(
+        "openvpn_static_key",
+        format!(
+            "-----BEGIN OpenVPN Static key V1-----\n{}\n-----END OpenVPN Static key V1-----\n",
+            ovpn.join("\n")
+        ),
+        ovpn,
+    );
+    let sdk = format!(
+        "sdk-{}-{}-{}-{}-{}",
+        rng.string(HEX, 8),
+        rng.string(HEX, 4),
+        rng.string(HEX, 4),
+        rng.string(HEX, 4),
+        rng.string(HEX, 12)
+    );
+    push(
+        "launchdarkly",
+        format!("ld = LDClient(\"{sdk}\")"),
+        vec![sdk],
+    );
+    let tencent = format!("AKID{}", rng.string(ALNUM, 32));
+    push(
+        "tencent",
+        format!("cred = credential.Credential(\"{tencent}\", secret_key)"),
+        vec![tencent],
+    );
+    let onesignal = format!(
+        "os_v2_app_{}",
+        rng.string("abcdefghijklmnopqrstuvwxyz234567", 113)
+    );
+    push(
+        "onesignal",
+        format!("new OneSignal.Client('{onesignal}')"),
+        vec![onesignal],
+    );
+    let piped = format!("live_{}", rng.string(ALNUM, 30));
+    push(
+        "with_token",
+        format!("$ echo {piped} | mollie login --with-token\nLogged in."),
+        vec![piped],
+    );
+    let pw = format!(
+        "{},{}{}",
+        rng.string(LOWER, 6),
+        rng.string(LETTERS, 6),
+        rng.string(DIGITS, 2)
+    );
+    push(
+        "grep_n_config",
+        format!("$ grep -n requirepass /etc/redis/redis.conf\n1036:requirepass {pw}\n"),
+        vec![pw],
+    );
+}
+
 /// The whole positive corpus (deterministic).
 pub fn all() -> Vec<Positive> {
     let mut rng = Rng::new(0x5EC2_E7C0_2025);
@@ -4083,5 +4183,6 @@ pub fn all() -> Vec<Positive> {
     more_shapes(&mut rng, &mut out);
     key_material(&mut rng, &mut out);
     command_and_export_shapes(&mut rng, &mut out);
+    prose_and_provider_shapes(&mut rng, &mut out);
     out
 }
