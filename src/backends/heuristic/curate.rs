@@ -810,13 +810,22 @@ fn port_subjects(text: &str) -> Vec<String> {
     }
     // "web runs on :3000, admin on :3200": each named service's port.
     static NAMED_PORT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b((?:(?:dev|staging|prod|test|local|main|admin|public) )?[a-z][\w-]*)\s+(?:(?:runs\s+|is\s+(?:up\s+)?|comes\s+up\s+|listens\s+|lives\s+|serves\s+|sits\s+|starts\s+)?on|(?:is\s+up|runs|listens|serves)\s+at|(?:moved|switched|changed|went)\s+to|is\s+now\s+on)\s+(?:port\s+)?(?:https?://)?(?:localhost|127\.0\.0\.1)?:?\d{4,5}\b")
+        Regex::new(r"(?i)\b((?:(?:dev|staging|prod|test|local|main|admin|public) )?[a-z][\w-]*)\s+(?:(?:runs\s+|is\s+(?:up\s+)?|comes\s+up\s+|listens\s+|lives\s+|serves\s+|sits\s+|starts\s+)?on|(?:is\s+up|runs|listens|serves)\s+at|now\s+on|(?:moved|switched|changed|went)\s+to|is\s+now\s+on)\s+(?:port\s+)?(?:https?://)?(?:localhost|127\.0\.0\.1)?:?\d{4,5}\b")
+            .expect("valid regex")
+    });
+    // "moved the dev server to port 4050".
+    static MOVED_PORT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:moved|switched|changed)\s+(?:the\s+)?((?:dev\s+)?[a-z][\w-]*(?:\s+server)?)\s+to\s+(?:port\s+)?:?\d{4,5}\b")
             .expect("valid regex")
     });
     NAMED_PORT
         .captures_iter(text)
+        .chain(MOVED_PORT.captures_iter(text))
         .map(|c| match c[1].to_ascii_lowercase().as_str() {
-            "site" | "dev server" | "server" => "dev server".to_string(),
+            // A web framework's server is the project's dev server.
+            "site" | "dev server" | "server" | "phoenix" | "rails" | "django" | "flask"
+            | "fastapi" | "uvicorn" | "vite" | "next" | "nuxt" | "astro" | "remix"
+            | "sveltekit" | "laravel" | "symfony" => "dev server".to_string(),
             name => name.to_string(),
         })
         .filter(|name| {
@@ -905,9 +914,14 @@ fn served_command(command: &str) -> String {
         }
     }
     let served = out.join(" ");
-    // `bun run dev`, `npm start`: the project's dev server.
+    // `bun run dev`, `npm start`, a framework's own server: the project's
+    // dev server.
     match served.as_str() {
-        "dev" | "start" | "serve" | "dev:server" => "dev server".to_string(),
+        "dev" | "start" | "serve" | "dev:server" | "mix phx.server" | "iex -S mix phx.server"
+        | "rails server" | "rails s" | "bin/rails server" | "bin/dev"
+        | "python manage.py runserver" | "php artisan serve" | "flask run" => {
+            "dev server".to_string()
+        }
         _ => served,
     }
 }
@@ -1172,6 +1186,15 @@ mod tests {
                 "`nx reset` cleared the cache; after that `nx serve portal` comes up on http://localhost:4200/."
             ),
             ["port of `nx serve portal`"]
+        );
+        // A framework's server is the dev server, however its move is said.
+        let phoenix = fact_subjects("Postgres is on port 5433, Phoenix on 4000.");
+        assert!(phoenix.contains(&"port of dev server".to_string()), "{phoenix:?}");
+        assert!(fact_subjects("`mix phx.server` serves on localhost:4050")
+            .contains(&"port of dev server".to_string()));
+        assert_eq!(
+            fact_subjects("moved the dev server to port 4050 — update config"),
+            ["port of dev server"]
         );
         // "Server is up at …" and "Dev server runs on … now": one server.
         assert_eq!(

@@ -268,8 +268,10 @@ fn listening(run: &ShellRun) -> Option<String> {
     })
 }
 
-/// `command` without a `timeout 8` before it: the server it runs.
+/// `command` without a `timeout 8` before it or a `& sleep 4` after it: the
+/// server it runs.
 fn without_timeout(command: &str) -> String {
+    let command = command.split(" & ").next().unwrap_or(command).trim_end_matches(['&', ' ']);
     let mut words = command.split_whitespace().peekable();
     if words.peek() == Some(&"timeout") {
         words.next();
@@ -650,6 +652,12 @@ mod tests {
             ),
             call(
                 "exec_command",
+                "mix phx.server & sleep 4; curl -s localhost:4050/health",
+                0,
+                "[info] Running Web.Endpoint with Bandit 1.5.7 at 127.0.0.1:4050 (http)",
+            ),
+            call(
+                "exec_command",
                 "timeout 8 deno task start",
                 124,
                 "Watcher Process started.\n 🍋 Fresh ready\n    Local: http://localhost:8011/",
@@ -664,6 +672,7 @@ mod tests {
         assert_eq!(
             facts(&events, &[]),
             [
+                "`mix phx.server` serves on localhost:4050",
                 "`deno task start` serves on localhost:8011",
                 "environment variables use the `TIDE_` prefix (e.g. `TIDE_DB_PASSWORD`)"
             ]

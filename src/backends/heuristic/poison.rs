@@ -38,7 +38,26 @@ static DANGEROUS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Whether a text would steer a future agent into something dangerous.
 pub(crate) fn is_dangerous(text: &str) -> bool {
-    DANGEROUS.is_match(text)
+    DANGEROUS
+        .find_iter(text)
+        .any(|m| !forbidden_just_before(&text[..m.start()]))
+}
+
+/// Whether the clause before a dangerous phrase forbids it: "never
+/// --no-verify on commits", "don't ever disable the sandbox" is a safety
+/// rule. The clause ends at the last `,`, `;` or `.`, so "never mind, just
+/// pass --no-verify" forbids nothing.
+fn forbidden_just_before(before: &str) -> bool {
+    static FORBIDS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:never|don'?t|dont|do not|must not|should not|not|no|avoid|stop)(?:\s+(?:ever|use|using|pass|passing|run|running|add|adding|commit with|push with|with))*\s*$")
+            .expect("valid regex")
+    });
+    let clause = before
+        .rfind([',', ';', '.', '\n'])
+        .map_or(before, |at| &before[at + 1..]);
+    let from = crate::util::text::floor_char_boundary(clause, clause.len().saturating_sub(40));
+    let tail = &clause[from..];
+    FORBIDS.is_match(tail)
 }
 
 #[cfg(test)]
@@ -78,6 +97,8 @@ mod tests {
             "use pnpm, not npm",
             "curl -s localhost:4100/health",
             "never push directly to main",
+            "and remember never --no-verify on commits in any of my repos, the hooks must run",
+            "don't ever disable the sandbox",
             "the sandbox allows writes to /tmp",
             "rm -rf target",
             "git push origin feature/cart",

@@ -351,6 +351,24 @@ static STANDING_MARK: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// "we do conventional commits everywhere, all repos": a practice said to
+/// hold everywhere (kept apart from [`META`], whose automaton is at its size
+/// limit).
+static WE_DO_EVERYWHERE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\bwe (?:do|write|use|run|follow) [\w\s-]{2,40}\b(?:everywhere|in all (?:my |our )?(?:repos|projects)|all (?:my |our )?repos)\b")
+        .expect("valid regex")
+});
+
+/// A sentence said in parentheses, without them: "commit it. (we do
+/// conventional commits everywhere, all repos)".
+fn unwrapped(sentence: String) -> String {
+    let t = sentence.trim().trim_end_matches('.');
+    match t.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        Some(inner) if !inner.contains(['(', ')']) => inner.trim().to_string(),
+        _ => sentence,
+    }
+}
+
 /// `sentence` without a [`LEAD_IN`] before its colon.
 fn past_lead_in(sentence: String) -> String {
     match LEAD_IN.captures(&sentence) {
@@ -1207,7 +1225,7 @@ fn message_sentences(text: &str, context: Context) -> Vec<Sentence> {
             };
             let s = match pending_opener.take() {
                 Some(opener) => format!("{opener}, {s}"),
-                None => past_lead_in(s),
+                None => past_lead_in(unwrapped(s)),
             };
             let opening = out.is_empty();
             let after_correction = corrected;
@@ -1554,6 +1572,9 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
         return Some((Kind::Prefer, focus_clause(s, p.start())));
     }
     let feature = FEATURE_REQUEST.is_match(&m);
+    if WE_DO_EVERYWHERE.is_match(&m) {
+        return Some((Kind::Rule, s.to_string()));
+    }
     if let Some(r) = META.find(&m) {
         let by_default = r.as_str().eq_ignore_ascii_case("by default");
         let not_a_rule =
@@ -1839,6 +1860,14 @@ mod tests {
         assert_eq!(
             statements(&["always run the linter first", "never force-push to main"]).len(),
             2
+        );
+    }
+
+    #[test]
+    fn a_rule_in_parentheses_after_a_request() {
+        assert_eq!(
+            statements(&["commit it. (we do conventional commits everywhere, all repos — feat:/fix:/chore:)"]),
+            ["we do conventional commits everywhere, all repos — feat:/fix:/chore:"]
         );
     }
 
