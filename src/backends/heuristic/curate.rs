@@ -126,6 +126,7 @@ impl Current {
             retire(&mut memory.failures, &replacements, &newest);
             retire_commands(&mut memory.environment, &replacements, &newest, false);
             retire_families(memory, sessions);
+            retire_by_named_commands(memory, &newest);
             retire_changed_flags(&mut memory.knowledge, &newest, &oldest);
             keep_newest_facts(&mut memory.environment, &memory.preferences, &newest);
             let mut changed = global_settings.clone();
@@ -547,6 +548,44 @@ fn retire_families(memory: &mut ProjectMemory, sessions: &[Session]) {
         .retain(|e| !gone(&e.text.split('`').nth(1).and_then(tool_family)));
 }
 
+/// Drops a working command whose tool a newer rule names with another
+/// command for the same role: "we moved to CMakePresets … use `ctest
+/// --preset dev`" retires "`ctest --test-dir build` works". The rule does
+/// not name the old command (then it says something about it instead).
+fn retire_by_named_commands(memory: &mut ProjectMemory, newest: &dyn Fn(&Tallied) -> i64) {
+    let named: Vec<(String, &'static str, i64, &str)> = memory
+        .preferences
+        .iter()
+        .flat_map(|p| {
+            let at = newest(p);
+            p.text
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter_map(move |command| {
+                    let words: Vec<String> =
+                        command.split_whitespace().map(str::to_string).collect();
+                    let role = super::shell::classify(&words)?.label()?;
+                    Some((command.to_string(), role, at, p.text.as_str()))
+                })
+        })
+        .collect();
+    let program = |c: &str| c.split_whitespace().next().map(str::to_string);
+    memory.knowledge.retain(|e| {
+        let Some(c) = KNOWLEDGE.captures(&e.text) else {
+            return true;
+        };
+        let (command, role) = (&c[1], &c[2]);
+        !named.iter().any(|(new, new_role, at, rule)| {
+            new != command
+                && *new_role == role
+                && program(new) == program(command)
+                && newest(e) <= *at
+                && !rule.contains(command)
+        })
+    });
+}
+
 /// Drops a working command that a later one replaced by giving one of its
 /// flags another value (`zig build -Dtarget=arm-linux-musleabihf …` →
 /// `-Dtarget=aarch64-linux-musl …`, `-i hosts.ini` → `-i hosts.yml`): the
@@ -917,11 +956,19 @@ fn served_command(command: &str) -> String {
     // `bun run dev`, `npm start`, a framework's own server: the project's
     // dev server.
     match served.as_str() {
-        "dev" | "start" | "serve" | "dev:server" | "mix phx.server" | "iex -S mix phx.server"
-        | "rails server" | "rails s" | "bin/rails server" | "bin/dev"
-        | "python manage.py runserver" | "php artisan serve" | "flask run" => {
-            "dev server".to_string()
-        }
+        "dev"
+        | "start"
+        | "serve"
+        | "dev:server"
+        | "mix phx.server"
+        | "iex -S mix phx.server"
+        | "rails server"
+        | "rails s"
+        | "bin/rails server"
+        | "bin/dev"
+        | "python manage.py runserver"
+        | "php artisan serve"
+        | "flask run" => "dev server".to_string(),
         _ => served,
     }
 }
@@ -1073,6 +1120,42 @@ mod tests {
     }
 
     #[test]
+    fn a_newer_rule_naming_another_command_of_the_tool_retires_the_old_one() {
+        let entry = |text: &str, members: Vec<usize>| Tallied {
+            text: text.to_string(),
+            members,
+        };
+        let mut memory = ProjectMemory {
+            preferences: vec![entry(
+                "we moved to CMakePresets — use `cmake --preset dev` / `ctest --preset dev`",
+                vec![2],
+            )],
+            knowledge: vec![
+                entry(
+                    "`ctest --test-dir build` works in lumen (tests)",
+                    vec![0, 1],
+                ),
+                entry("`ctest --preset dev` works in lumen (tests)", vec![2]),
+                entry(
+                    "`clang-format -i src/*.cpp` works in lumen (format)",
+                    vec![0],
+                ),
+            ],
+            ..ProjectMemory::default()
+        };
+        let newest = |e: &Tallied| *e.members.iter().max().unwrap_or(&0) as i64;
+        retire_by_named_commands(&mut memory, &newest);
+        let kept: Vec<&str> = memory.knowledge.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(
+            kept,
+            [
+                "`ctest --preset dev` works in lumen (tests)",
+                "`clang-format -i src/*.cpp` works in lumen (format)",
+            ]
+        );
+    }
+
+    #[test]
     fn a_one_off_variation_of_a_recurring_command_goes() {
         let entry = |text: &str, members: Vec<usize>| Tallied {
             text: text.to_string(),
@@ -1189,9 +1272,14 @@ mod tests {
         );
         // A framework's server is the dev server, however its move is said.
         let phoenix = fact_subjects("Postgres is on port 5433, Phoenix on 4000.");
-        assert!(phoenix.contains(&"port of dev server".to_string()), "{phoenix:?}");
-        assert!(fact_subjects("`mix phx.server` serves on localhost:4050")
-            .contains(&"port of dev server".to_string()));
+        assert!(
+            phoenix.contains(&"port of dev server".to_string()),
+            "{phoenix:?}"
+        );
+        assert!(
+            fact_subjects("`mix phx.server` serves on localhost:4050")
+                .contains(&"port of dev server".to_string())
+        );
         assert_eq!(
             fact_subjects("moved the dev server to port 4050 — update config"),
             ["port of dev server"]

@@ -271,7 +271,11 @@ fn listening(run: &ShellRun) -> Option<String> {
 /// `command` without a `timeout 8` before it or a `& sleep 4` after it: the
 /// server it runs.
 fn without_timeout(command: &str) -> String {
-    let command = command.split(" & ").next().unwrap_or(command).trim_end_matches(['&', ' ']);
+    let command = command
+        .split(" & ")
+        .next()
+        .unwrap_or(command)
+        .trim_end_matches(['&', ' ']);
     let mut words = command.split_whitespace().peekable();
     if words.peek() == Some(&"timeout") {
         words.next();

@@ -1866,7 +1866,9 @@ mod tests {
     #[test]
     fn a_rule_in_parentheses_after_a_request() {
         assert_eq!(
-            statements(&["commit it. (we do conventional commits everywhere, all repos — feat:/fix:/chore:)"]),
+            statements(&[
+                "commit it. (we do conventional commits everywhere, all repos — feat:/fix:/chore:)"
+            ]),
             ["we do conventional commits everywhere, all repos — feat:/fix:/chore:"]
         );
     }
