@@ -4074,14 +4074,7 @@ fn prose_and_provider_shapes(rng: &mut Rng, out: &mut Vec<Positive>) {
         format!("I set SENDGRID_API_KEY to {key} and it still fails"),
         vec![key],
     );
-    let token = format!(
-        "{}-{}-{}-{}-{}",
-        rng.string(HEX, 8),
-        rng.string(HEX, 4),
-        rng.string(HEX, 4),
-        rng.string(HEX, 4),
-        rng.string(HEX, 12)
-    );
+    let token = uuid(rng);
     push(
         "set_to",
         format!("we set PAGERDUTY_TOKEN to {token} yesterday"),
@@ -4108,14 +4101,7 @@ fn prose_and_provider_shapes(rng: &mut Rng, out: &mut Vec<Positive>) {
         ),
         ovpn,
     );
-    let sdk = format!(
-        "sdk-{}-{}-{}-{}-{}",
-        rng.string(HEX, 8),
-        rng.string(HEX, 4),
-        rng.string(HEX, 4),
-        rng.string(HEX, 4),
-        rng.string(HEX, 12)
-    );
+    let sdk = format!("sdk-{}", uuid(rng));
     push(
         "launchdarkly",
         format!("ld = LDClient(\"{sdk}\")"),
