@@ -59,7 +59,7 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"(?i)\b(?:runs?|listens?|served|serves|is|are|lives?|sits?|starts?|up)\s+on\s+(?:port\s+)?:?\d{4,5}\b|\bport\s+\d{4,5}\b|\b(?:on|at)\s+(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d{2,5}\b",
         r"|\b(?:is|are|lives?|stored|kept|sits?)\s+(?:in|at|on)\s+(?:the\s+)?(?:s3\s+|gcs\s+)?(?:bucket|table|database|db|schema|namespace|cluster|account|profile)\s+`?[\w.-]+",
-        r"|`?\b[A-Z][A-Z0-9_]*_`?\s+prefix(?:ed)?\b",
+        r"|`?\b[A-Z][A-Z0-9_]*_`?[\s-]+prefix(?:ed)?\b",
         r"|\bpinned to (?:port )?:?\d{4,5}\b|\bis the (?:single )?source of truth\b",
         r"|\bmaps (?:it |them )?to (?:port |host port )?:?\d{4,5}\b|\bpinned to v?\d+\.\d+(?:\.\d+)? in \.?[\w.-]+",
         r"|\bthe (?:emulator|simulator|device|avd|board|test device|phone) is `?[\w-]*\d[\w-]*",
@@ -67,7 +67,12 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:bucket|cluster|namespace|registry|queue|topic|database|db|schema|account|profile|context|region|tenant|project id)\s+(?:is|=)\s+`?[a-z0-9][\w.-]*[-_.][\w.-]+",
         r"|\b[\w.-]+\s+(?:must|has to|needs to|should) be\s+(?:on\s+|at\s+)?(?:v\d+\.\d+|\d+\.\d+\.\d+)",
         r"|\b(?:sits?|lives?|is|responds?)\s+(?:at|on)\s+(?:i2c |spi |bus )?address\s+0x[0-9a-f]{2,}\b",
-        r"|(?:\.nvmrc|\.node-version|\.python-version|\.ruby-version|\.tool-versions|\.java-version|rust-toolchain(?:\.toml)?)\s+(?:is|says|went to|moved to|is now|now says|pins?)\s+(?:to\s+)?v?\d",
+        r"|(?:\.nvmrc|\.node-version|\.python-version|\.ruby-version|\.tool-versions|\.java-version|rust-toolchain(?:\.toml)?|global\.json|\.dvmrc|\.fvmrc|\.sdkmanrc|\.go-version|\.terraform-version|\.bun-version|mise\.toml)`?\s+(?:is|says|went to|moved to|is now|now says|pins?)\s+(?:to\s+)?(?:[A-Za-z]+\s+)?v?\d",
+        r"|\bv?\d+\.\d+(?:\.\d+)?\s*\(?pinned (?:in|by)\s+`?\.?[\w.-]+",
+        r"|\b(?:runs?|listens?|is|are|lives?|serves)\b[^.]{0,60}:\s+https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d{2,5}\b",
+        r"|\breads?\s+(?:the\s+)?[\w-]+\s+from\s+`?[A-Z][A-Z0-9_]{3,}`?",
+        r"|^versions?\s+(?:from|in)\s+\S+:\s+[A-Za-z][\w-]*\s+v?\d+\.\d+",
+        r"|\b(?:minSdk|targetSdk|compileSdk|minSdkVersion|targetSdkVersion)\s*(?:=|is)?\s*\d+\b",
         r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:SETTINGS|CONFIG)[A-Z0-9_]*\s*=\s*[\w.:/-]+",
         r"|^\w+\s+(?:go|goes)\s+(?:through|via)\s+\S+",
         r"|\b(?:is|are)\s+`?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w-]+\.[A-Za-z0-9]{1,6}\b",
@@ -82,7 +87,7 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\bthe (?:jdk|jvm|java|node|python|ruby|go|rust|php|elixir|toolchain|runtime|compiler)(?: version)? (?:is|=)\s+(?:[A-Za-z][\w.-]*\s+)?v?\d+",
         r"|\breads?\s+`?[A-Z][A-Z0-9_]{2,}`?\s+from\s+\S+|\b(?:is|are|lives?|kept|stored)\s+in\s+(?:s3|gcs|r2|azure blob)\b",
         r"|\bprefix(?:ed)?\s+(?:with\s+|by\s+)?`?[A-Z][A-Z0-9]*_|\bstart(?:s)? with\s+`?[A-Z][A-Z0-9]*_`?",
-        r"|\b(?:is|are)\s+(?:auto-?)?generated\b|\bgenerated (?:file|code|from|by)\b|\bgenerates (?:it|them)\b",
+        r"|\b(?:is|are)\s+(?:the\s+|an?\s+)?(?:auto-?)?generated\b|\bgenerated (?:file|code|from|by)\b|\bgenerates (?:it|them)\b",
         r"|\b(?:needs?|requires?|we(?:'re| are) on|uses?|pinned to|only works with)\s+(?:node|python|go|ruby|rust|java|elixir|erlang|otp|php|pnpm|yarn)\s*v?\d",
         r"|\b(?:runs?|happens?|is done|are done|is built|are built|deploys?|is published|are published) (?:in|on|by|from|via) (?:ci|github actions|gitlab ci|the pipeline|jenkins|buildkite|circleci)\b",
         r"|\b(?:gets?|get|are|is) (?:stripped|generated|managed|synced|formatted) (?:by|with|via)\s+(?:`[^`]+`|[\w.-]+)|\bconfigured as a (?:git )?(?:filter|hook|pre-commit hook)\b",
@@ -238,6 +243,8 @@ pub(crate) fn environment_facts(
     }
     for answer in answers {
         for sentence in prose(answer) {
+            // Markdown emphasis is no part of the fact (`needs **Java 17**`).
+            let sentence = sentence.replace("**", "");
             if is_statement(&sentence) && !AGENT_ASIDE.is_match(&sentence.replace('\u{2019}', "'"))
             {
                 push(sentence);
@@ -681,6 +688,32 @@ mod tests {
                 "environment variables use the `TIDE_` prefix (e.g. `TIDE_DB_PASSWORD`)"
             ]
         );
+    }
+
+    #[test]
+    fn what_an_agent_says_about_pins_ports_sources_and_generated_files() {
+        let said = "Done.\n- global.json pins SDK 9.0.101, so I installed it under ~/.dotnet.\n- Jaeger runs in the `jaeger` container: http://localhost:16686 for traces.\n- The client reads the key from **`ACME_MAPS_KEY`**.\n- `src/routes.gen.ts` is the generated route table.\n- Versions from `gradle/libs.versions.toml`: Kotlin 2.1.0, AGP 8.8.0.\n- minSdk 24, targetSdk 35.\n- Upgraded Bun to **1.1.38** (pinned in `.bun-version`).";
+        let events = [Event::Message(crate::sources::Message {
+            role: Role::Assistant,
+            text: said.into(),
+            phase: None,
+            at: None,
+            line: 1,
+            citation: None,
+        })];
+        let found = facts(&events, &[]);
+        for needle in [
+            "9.0.101",
+            "16686",
+            "ACME_MAPS_KEY",
+            "routes.gen.ts",
+            "Kotlin 2.1.0",
+            "minSdk 24",
+            "1.1.38",
+        ] {
+            assert!(found.iter().any(|f| f.contains(needle)), "{needle}: {found:?}");
+        }
+        assert!(!found.iter().any(|f| f.contains("**")), "{found:?}");
     }
 
     #[test]
