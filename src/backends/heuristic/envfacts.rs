@@ -711,7 +711,10 @@ mod tests {
             "minSdk 24",
             "1.1.38",
         ] {
-            assert!(found.iter().any(|f| f.contains(needle)), "{needle}: {found:?}");
+            assert!(
+                found.iter().any(|f| f.contains(needle)),
+                "{needle}: {found:?}"
+            );
         }
         assert!(!found.iter().any(|f| f.contains("**")), "{found:?}");
     }

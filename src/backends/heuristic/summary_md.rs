@@ -454,8 +454,12 @@ fn preferences(d: &Digest) -> Vec<Ranked> {
         .map(|(project, e)| Ranked {
             project,
             line: match project {
-                None => format!("- {} (seen in {})\n", e.text, support(d, &e.members)),
-                Some(_) => format!("- {}{}\n", e.text, recurrence(e.members.len())),
+                None => format!(
+                    "- {} (seen in {})\n",
+                    shortened(&e.text),
+                    support(d, &e.members)
+                ),
+                Some(_) => format!("- {}{}\n", shortened(&e.text), recurrence(e.members.len())),
             },
         })
         .collect()
@@ -473,22 +477,31 @@ fn recurrence(sessions: usize) -> String {
 
 /// Procedures (failure → fix), environment facts and working commands per
 /// project, ranked like preferences; on a tie in support procedures and
-/// facts come before commands, and a project shows at most
+/// facts read from what ran come first, then facts said in a sentence,
+/// then commands, and a project shows at most
 /// [`MAX_COMMANDS_PER_ROLE`] working commands for one role.
 fn tips(d: &Digest) -> Vec<Ranked> {
-    let mut entries: Vec<(usize, usize, &Tallied)> = Vec::new();
+    // (project, 0 for procedures and facts read from what ran, 1 for facts
+    // said in a sentence, 2 for commands; the entry; whether it is a fact,
+    // shortened in the summary)
+    let mut entries: Vec<(usize, usize, &Tallied, bool)> = Vec::new();
     for (p, memory) in d.current.projects.iter().enumerate() {
-        entries.extend(memory.failures.iter().map(|e| (p, 0, e)));
-        entries.extend(memory.environment.iter().map(|e| (p, 0, e)));
-        entries.extend(memory.knowledge.iter().map(|e| (p, 1, e)));
+        entries.extend(memory.failures.iter().map(|e| (p, 0, e, false)));
+        entries.extend(
+            memory
+                .environment
+                .iter()
+                .map(|e| (p, if is_prose(&e.text) { 1 } else { 0 }, e, true)),
+        );
+        entries.extend(memory.knowledge.iter().map(|e| (p, 2, e, false)));
     }
-    entries.sort_by_key(|(_, kind, e)| {
+    entries.sort_by_key(|(_, kind, e, _)| {
         let (support, cited, newest) = rank_key(d, e);
         (support, *kind, cited, newest)
     });
     let mut per_role: Vec<(usize, String, usize)> = Vec::new();
-    entries.retain(|(p, kind, e)| {
-        if *kind == 0 {
+    entries.retain(|(p, kind, e, _)| {
+        if *kind < 2 {
             return true;
         }
         let role = e.text.rsplit_once('(').map_or("", |(_, r)| r).to_string();
@@ -507,15 +520,48 @@ fn tips(d: &Digest) -> Vec<Ranked> {
     entries
         .into_iter()
         .take(MAX_TIPS)
-        .map(|(p, _, e)| Ranked {
-            project: Some(p),
-            line: format!(
-                "- {}{}\n",
-                under_heading(&e.text, &d.projects[p].name),
-                recurrence(e.members.len())
-            ),
+        .map(|(p, _, e, fact)| {
+            let text = under_heading(&e.text, &d.projects[p].name);
+            Ranked {
+                project: Some(p),
+                line: format!(
+                    "- {}{}\n",
+                    if fact { shortened(&text) } else { text },
+                    recurrence(e.members.len())
+                ),
+            }
         })
         .collect()
+}
+
+/// Whether a fact is a sentence someone said ("Deleted the KV files and
+/// reseeded; the dev server is up on …") rather than one read from what ran
+/// ("`pnpm dev` serves on localhost:4100", "environment variables use the
+/// `SHOP_` prefix"): on a tie in support the second kind is shown first.
+fn is_prose(fact: &str) -> bool {
+    const READ: &[&str] = &[
+        "environment variables use ",
+        "configuration is read from ",
+        "the environment file is read from ",
+        "the database is read from ",
+        "the project requires ",
+        "settings are read from ",
+    ];
+    !fact.starts_with('`') && !READ.iter().any(|r| fact.starts_with(r))
+}
+
+/// How long a rule or a fact may be in the summary; `MEMORY.md` keeps it
+/// whole. (A procedure is shortened by its error instead: its fix is last.)
+const MAX_SUMMARY_LINE: usize = 170;
+
+/// `text` cut at a word before [`MAX_SUMMARY_LINE`] bytes, with `…`.
+fn shortened(text: &str) -> String {
+    if text.len() <= MAX_SUMMARY_LINE {
+        return text.to_string();
+    }
+    let head = &text[..floor_char_boundary(text, MAX_SUMMARY_LINE)];
+    let cut = head.rfind(' ').unwrap_or(head.len());
+    format!("{}…", head[..cut].trim_end_matches([',', ';', ':', ' ']))
 }
 
 /// A tip as shown under its project's heading: "`pnpm test` works in shop
@@ -771,6 +817,25 @@ mod tests {
             "the oldest but cited session survives"
         );
         assert!(!s.contains("- task 1: "), "an old uncited one goes");
+    }
+
+    #[test]
+    fn long_rules_are_shortened_at_a_word_and_facts_read_from_runs_rank_first() {
+        let long = format!(
+            "never {} in handlers",
+            "touch the database directly ".repeat(8)
+        );
+        let short = shortened(&long);
+        assert!(short.len() <= MAX_SUMMARY_LINE + "…".len(), "{short}");
+        assert!(short.ends_with('…') && long.starts_with(short.trim_end_matches('…')));
+        assert_eq!(shortened("use pnpm"), "use pnpm");
+        assert!(!is_prose("`pnpm dev` serves on localhost:4100"));
+        assert!(!is_prose(
+            "environment variables use the `SHOP_` prefix (e.g. `SHOP_DB`)"
+        ));
+        assert!(is_prose(
+            "Deleted the KV files; the dev server is up on :8011 again."
+        ));
     }
 
     #[test]
