@@ -519,9 +519,20 @@ pub(crate) fn failure_fixes(runs: &[ShellRun], told: &[Told]) -> Vec<FailureFix>
                     && command_was_the_problem(failed, fix)
             })
             .map(|(_, core)| (core.to_string(), false));
-        let Some((fixed, prerequisite)) = instead.or_else(|| {
-            prerequisite_step(failed, &significant[i + 1..], told).map(|step| (step, true))
-        }) else {
+        let prerequisite =
+            || prerequisite_step(failed, &significant[i + 1..], told).map(|step| (step, true));
+        // `cmake -S . -B build … && cmake --build build` after the failed
+        // `cmake -S . -B build …` is the same command run again: what ran in
+        // between (`sudo apt-get install -y xorg-dev`) is what fixed it.
+        let reran = instead
+            .as_ref()
+            .is_some_and(|(fixed, _)| normalise(fixed).starts_with(&normalise(failed_core)));
+        let found = if reran {
+            prerequisite().or(instead)
+        } else {
+            instead.or_else(prerequisite)
+        };
+        let Some((fixed, prerequisite)) = found else {
             continue;
         };
         out.push(FailureFix {
@@ -1106,6 +1117,25 @@ mod tests {
         let fixes = failure_fixes(&shell_runs(exported.iter()), &[]);
         assert_eq!(fixes.len(), 1, "{fixes:?}");
         assert_eq!(fixes[0].fixed, "export JAVA_HOME=/usr/lib/jvm/java-17");
+        assert!(fixes[0].prerequisite);
+        // The failed command run again with more after it: the install in
+        // between fixed it.
+        let installed = [
+            call(
+                "cmake -S . -B build",
+                1,
+                "CMake Error: X11 development libraries not found\nPlease install: xorg-dev",
+            ),
+            call("sudo apt-get install -y xorg-dev", 0, "Setting up xorg-dev"),
+            call(
+                "cmake -S . -B build && cmake --build build",
+                0,
+                "[100%] Built target app",
+            ),
+        ];
+        let fixes = failure_fixes(&shell_runs(installed.iter()), &[]);
+        assert_eq!(fixes.len(), 1, "{fixes:?}");
+        assert_eq!(fixes[0].fixed, "sudo apt-get install -y xorg-dev");
         assert!(fixes[0].prerequisite);
         let assigned = [
             call(
