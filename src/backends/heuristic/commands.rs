@@ -802,7 +802,7 @@ fn whole_step(run: &ShellRun) -> Option<String> {
 
 /// Whether a command only inspects (`fnm list`, `docker compose ps`,
 /// `brew info`, `node --version`).
-fn only_looks(run: &ShellRun) -> bool {
+pub(super) fn only_looks(run: &ShellRun) -> bool {
     const LOOKING: &[&str] = &[
         "list",
         "ls",

@@ -264,7 +264,8 @@ fn listening(run: &ShellRun) -> Option<String> {
         return None;
     }
     let command = without_timeout(run.core.as_deref().unwrap_or(&run.command));
-    if only_looks(&command) {
+    // `docker compose ps` lists what something else serves.
+    if reads_files(&command) || super::commands::only_looks(run) {
         return None;
     }
     let port = LISTENING.captures(&run.output)?.get(1)?.as_str();
@@ -297,22 +298,18 @@ fn without_timeout(command: &str) -> String {
     command.to_string()
 }
 
-/// Whether `command` only reads or lists (`grep -n port fresh.config.ts`,
-/// `docker compose ps`): a port in its output is what it read, and
-/// something else serves on it.
-fn only_looks(command: &str) -> bool {
+/// Whether `command` reads files (`grep -n port fresh.config.ts`, `cat
+/// .env`): a port in its output is what it read, and something else serves
+/// on it.
+fn reads_files(command: &str) -> bool {
     const READERS: &[&str] = &[
         "grep", "rg", "ag", "cat", "head", "tail", "sed", "awk", "jq", "yq", "less", "bat", "ls",
         "find", "lsof", "ss", "netstat",
     ];
-    let words: Vec<&str> = command.split_whitespace().take(3).collect();
-    let lists = matches!(
-        words.as_slice(),
-        ["docker" | "podman" | "docker-compose", "ps", ..]
-            | ["docker" | "podman", "compose", "ps"]
-            | ["kubectl", "get", ..]
-    );
-    lists || words.first().is_some_and(|w| READERS.contains(w))
+    command
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| READERS.contains(&w))
 }
 
 /// "`java -version` reports openjdk version "21.0.5"": what a version
