@@ -94,6 +94,20 @@ pub(super) enum Cmd {
     HttpBasic,
 }
 
+/// Whether the command at `hit` starts its line, or follows a prompt
+/// (`C:\> `, `PS C:\repo> `, `$ `, `# `) or a shell operator (`&& `, `; `).
+fn at_command_position(text: &[u8], hit: usize) -> bool {
+    let start = super::lex::line_start(text, hit, 256);
+    let before = text[start..hit].trim_ascii_end();
+    before.is_empty()
+        || before.ends_with(b">")
+        || before.ends_with(b"$")
+        || before.ends_with(b"#")
+        || before.ends_with(b"&&")
+        || before.ends_with(b";")
+        || before.ends_with(b"\"")
+}
+
 /// The arguments on the rest of the line: `(start, end)` of each, quotes removed.
 fn args(text: &[u8], from: usize, to: usize) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
@@ -465,8 +479,11 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
             }
             return;
         }
+        // Only as a command (at a line's start or after a prompt): "the net
+        // user count dropped" is prose.
         Cmd::NetUser => {
             if let [_, (s, e), ..] = list[..]
+                && at_command_position(text, hit)
                 && !text[s..e].starts_with(b"/")
                 && &text[s..e] != b"*"
             {

@@ -1321,7 +1321,7 @@ fn key_material_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
         ),
         (
             "commands",
-            "net user svc_backup /delete\nnet user alice * /domain".to_string(),
+            "net user svc_backup /delete\nnet user alice * /domain\nthe net user count dropped, again".to_string(),
         ),
         (
             "urls",
