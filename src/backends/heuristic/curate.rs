@@ -930,12 +930,8 @@ fn served_command(command: &str) -> String {
                 }
             }
             "timeout" => {
-                words.remove(0);
-                while words.first().is_some_and(|w| {
-                    w.starts_with('-') || w.starts_with(|c: char| c.is_ascii_digit())
-                }) {
-                    words.remove(0);
-                }
+                let n = super::shell::timeout_wrapper_len(&words);
+                words.drain(..n);
             }
             _ => break,
         }

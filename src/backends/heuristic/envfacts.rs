@@ -284,18 +284,11 @@ fn without_timeout(command: &str) -> String {
         .next()
         .unwrap_or(command)
         .trim_end_matches(['&', ' ']);
-    let mut words = command.split_whitespace().peekable();
-    if words.peek() == Some(&"timeout") {
-        words.next();
-        while words
-            .peek()
-            .is_some_and(|w| w.starts_with('-') || w.starts_with(|c: char| c.is_ascii_digit()))
-        {
-            words.next();
-        }
-        return words.collect::<Vec<_>>().join(" ");
+    let words: Vec<&str> = command.split_whitespace().collect();
+    match super::shell::timeout_wrapper_len(&words) {
+        0 => command.to_string(),
+        n => words[n..].join(" "),
     }
-    command.to_string()
 }
 
 /// Whether `command` reads files (`grep -n port fresh.config.ts`, `cat

@@ -238,17 +238,29 @@ pub(super) fn program_words(seg: &str) -> Vec<String> {
         if is_assignment || WRAPPERS.contains(&first.as_str()) {
             words.remove(0);
         } else if first == "timeout" {
-            words.remove(0);
-            while words.first().is_some_and(|w| {
-                w.starts_with('-') || w.chars().next().is_some_and(|c| c.is_ascii_digit())
-            }) {
-                words.remove(0);
-            }
+            let n = timeout_wrapper_len(&words);
+            words.drain(..n);
         } else {
             break;
         }
     }
     words
+}
+
+/// How many of `words` are a `timeout` wrapper (`timeout 60`, `timeout -s
+/// KILL 8`): the word itself and the flags and durations after it; 0 when
+/// the command does not start with one.
+pub(super) fn timeout_wrapper_len<S: AsRef<str>>(words: &[S]) -> usize {
+    if words.first().map(AsRef::as_ref) != Some("timeout") {
+        return 0;
+    }
+    1 + words[1..]
+        .iter()
+        .take_while(|w| {
+            let w = w.as_ref();
+            w.starts_with('-') || w.starts_with(|c: char| c.is_ascii_digit())
+        })
+        .count()
 }
 
 /// The words of a command without the runner that only starts it in an
