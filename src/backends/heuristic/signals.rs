@@ -319,11 +319,16 @@ static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// "rule here", "the rule in this repo": a sentence's opening that says a
+/// rule follows (in [`LEAD_IN`] and [`STANDING_MARK`]).
+const RULE_LEAD: &str =
+    r"(?:the |a |house |our )?rules?(?: here| in this (?:repo|codebase|project))?";
+
 /// A lead-in tied to the moment, then a colon and what is said: "and since
 /// you just ran deno add: we only pull from jsr", "also while you're there:
 /// no default exports anywhere". The part after the colon stands alone.
 static LEAD_IN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:and|also|oh|btw|fyi|ps|so|but),?\s+)*(?:since you(?:'re| are)? (?:just |already )?\w+|while you'?re (?:there|at it|in there|here)|now that (?:you|we)(?:'ve| have)? \w+|before you (?:go|forget|start|continue)|one more thing|side note|heads up|reminder|[^:`]{0,40}?,? and note|(?:the |a |house |our )?rules?(?: here| in this (?:repo|codebase|project))?)[^:`]{0,60}:\s+(\S.*)$")
+    Regex::new(&format!(r"(?i)^(?:(?:and|also|oh|btw|fyi|ps|so|but),?\s+)*(?:since you(?:'re| are)? (?:just |already )?\w+|while you'?re (?:there|at it|in there|here)|now that (?:you|we)(?:'ve| have)? \w+|before you (?:go|forget|start|continue)|one more thing|side note|heads up|reminder|[^:`]{{0,40}}?,? and note|{RULE_LEAD})[^:`]{{0,60}}:\s+(\S.*)$"))
         .expect("valid regex")
 });
 
@@ -347,7 +352,7 @@ fn about_this_task(statement: &str) -> bool {
 /// A sentence that says it is a standing rule: "rule here: …", "from now
 /// on …", "in this repo we …".
 static STANDING_MARK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:and|also),?\s+)?(?:(?:the |a |house |our )?rules?(?: here| in this (?:repo|codebase|project))?\s*:|from now on\b|going forward\b|in this (?:repo|codebase|project)\b)")
+    Regex::new(&format!(r"(?i)^(?:(?:and|also),?\s+)?(?:{RULE_LEAD}\s*:|from now on\b|going forward\b|in this (?:repo|codebase|project)\b)"))
         .expect("valid regex")
 });
 
