@@ -10,6 +10,7 @@
 //! ```sh
 //! cargo bench --bench search
 //! cargo bench --bench search -- --questions FILE --sessions 10000
+//! cargo bench --bench search -- --memory DIR --questions FILE   # another memory
 //! cargo bench --bench search -- --work /tmp/memkit-search   # keeps the memory
 //! ```
 
@@ -21,19 +22,22 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn main() {
-    let mut questions = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search/questions.json");
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search");
+    let mut questions = committed.join("questions.json");
+    let mut memory = committed.join("memory");
     let mut sessions = 10_000usize;
     let mut kept: Option<PathBuf> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--questions" => questions = args.next().map(PathBuf::from).unwrap_or(questions),
+            "--memory" => memory = args.next().map(PathBuf::from).unwrap_or(memory),
             "--sessions" => sessions = args.next().and_then(|n| n.parse().ok()).unwrap_or(sessions),
             "--work" => kept = args.next().map(PathBuf::from),
             "--bench" => {}
             other => {
                 eprintln!(
-                    "unknown argument {other} (use --questions FILE, --sessions N, --work DIR)"
+                    "unknown argument {other} (use --questions FILE, --memory DIR, --sessions N, --work DIR)"
                 );
                 std::process::exit(2);
             }
@@ -43,17 +47,20 @@ fn main() {
     let work = kept.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!("memkit-search-bench-{}", std::process::id()))
     });
-    quality(&questions, &work);
+    quality(&memory, &questions, &work);
     speed(sessions, &work);
     if kept.is_none() {
         let _ = std::fs::remove_dir_all(&work);
     }
 }
 
-fn quality(questions: &Path, work: &Path) {
-    let memory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search/memory");
+/// The paraphrase figure: `questions` asked of the memory folder `memory`.
+fn quality(memory: &Path, questions: &Path, work: &Path) {
     let qs = eval::questions(questions);
-    let outcome = eval::evaluate(&memory, &work.join("quality/memkit.sqlite"), &qs, 3, None);
+    let outcome = eval::evaluate(memory, &work.join("quality/memkit.sqlite"), &qs, 3, None);
+    for (q, top) in &outcome.missed {
+        eprintln!("missed: {q}\n   top: {}", top.lines().next().unwrap_or(""));
+    }
     println!(
         "paraphrase top-3 (BM25 + synonyms): {}/{} = {:.1}%  ({})",
         outcome.answered,
