@@ -139,6 +139,21 @@ fn test_commands_of_every_project_come_first_and_each_fact_once() {
 }
 
 #[test]
+fn a_fact_ranks_above_the_task_title_that_points_to_it() {
+    let env = env_with_memory();
+    let hits = search(&env, &["pytest", "--project", "/home/dev/src/shop-api"]);
+    let kinds: Vec<&str> = hits.iter().map(|h| h["kind"].as_str().unwrap()).collect();
+    // The keywords line is part of the task's unit, not a hit of its own.
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "paragraph").count(),
+        0,
+        "{hits:#?}"
+    );
+    assert!(kinds.contains(&"task"), "{hits:#?}");
+    assert_eq!(kinds[0], "bullet", "{hits:#?}");
+}
+
+#[test]
 fn the_current_project_ranks_first() {
     let env = env_with_memory();
     for (project, want) in [

@@ -234,7 +234,7 @@ pub fn search(
             .as_deref()
             .zip(hit.project.as_deref())
             .is_some_and(|(current, project)| crate::util::fsx::is_within(current, project));
-        hit.score *= file_prior(&hit.file);
+        hit.score *= file_prior(&hit.file) * kind_prior(&hit.kind);
     }
     let mut hits = rerank(hits);
     hits.truncate(opts.limit);
@@ -310,6 +310,13 @@ fn file_prior(file: &str) -> f64 {
     } else {
         1.0
     }
+}
+
+/// How much a hit of `kind` is worth next to an equal bullet: a handbook
+/// task is a pointer (its title and keywords lead to a rollout summary),
+/// while a bullet states the fact a question asks for.
+fn kind_prior(kind: &str) -> f64 {
+    if kind == "task" { 0.8 } else { 1.0 }
 }
 
 /// Orders hits best first with the current project's hits ahead, keeps one

@@ -192,6 +192,10 @@ impl Splitter<'_> {
             i + 1
         } else {
             let end = continuation_end(lines, i, false);
+            if self.in_task_keywords() {
+                // The task unit already holds them.
+                return end + 1;
+            }
             let kind = match self.kind {
                 FileKind::Note => "note",
                 FileKind::Skill => "skill",
@@ -252,6 +256,14 @@ impl Splitter<'_> {
             }
         }
         i + 1
+    }
+
+    /// Whether the reader is in a handbook task's `### keywords` section,
+    /// which the task's own unit carries.
+    fn in_task_keywords(&self) -> bool {
+        self.kind == FileKind::Handbook
+            && self.scope.task.is_some()
+            && self.scope.headings[2].as_deref() == Some("keywords")
     }
 
     /// A `key: value` line of rollout-summary or raw-memory metadata: it
@@ -537,6 +549,20 @@ mod tests {
                 ("- fact a", Some("/a"), vec!["t1".to_string()]),
                 ("- fact b", Some("/b"), vec!["t2".to_string()]),
             ]
+        );
+    }
+
+    #[test]
+    fn a_handbook_tasks_keywords_are_in_its_unit_and_nowhere_else() {
+        let text = "# Task Group: /src/app\n\n## Task 1: Ship it, success\n### rollout_summary_files\n\
+                    - rollout_summaries/a.md (cwd=/src/app, thread_id=t1)\n### keywords\nfastlane, testflight\n\n\
+                    ## Reusable knowledge\n- `make ship` works [Task 1]\n";
+        let units = split(MEMORY_MD, text);
+        let kinds: Vec<&str> = units.iter().map(|u| u.kind).collect();
+        assert_eq!(kinds, ["task", "bullet"], "{units:#?}");
+        assert_eq!(
+            units[0].text,
+            "Task 1: Ship it, success\nkeywords: fastlane, testflight"
         );
     }
 
