@@ -8,7 +8,7 @@
 //! question it answers — the share of the groups it matches, each weighted
 //! by how rare its terms are — plus its BM25 relative to the best.
 
-use super::vocabulary::{stem, synonyms};
+use super::vocabulary::{phrase_at, stem, synonyms};
 use crate::error::Result;
 use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
@@ -171,23 +171,44 @@ pub struct Group {
     pub terms: Vec<String>,
 }
 
-/// The content-word groups of `question`.
+/// The content-word groups of `question`. A run of words that is a
+/// multi-word vocabulary entry ("static analysis", "sign off") is one
+/// group, the entry and its synonyms, even when some of its words are stop
+/// words on their own.
 pub fn groups(question: &str) -> Vec<Group> {
+    let all: Vec<String> = words(question).collect();
+    let stemmed: Vec<String> = all.iter().map(|w| stem(w)).collect();
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    for word in words(question) {
-        if STOP_WORDS.contains(&word.as_str()) || !seen.insert(stem(&word)) {
+    let mut at = 0;
+    while at < all.len() {
+        if let Some((len, entries)) = phrase_at(&stemmed[at..]) {
+            let phrase = all[at..at + len].join(" ");
+            if seen.insert(stemmed[at..at + len].join(" ")) {
+                out.push(group_of(phrase, entries));
+            }
+            at += len;
             continue;
         }
-        let mut terms = vec![word.clone()];
-        for s in synonyms(&word) {
-            if !terms.iter().any(|t| t == s) {
-                terms.push(s.to_string());
-            }
+        let word = &all[at];
+        at += 1;
+        if STOP_WORDS.contains(&word.as_str()) || !seen.insert(stem(word)) {
+            continue;
         }
-        out.push(Group { word, terms });
+        out.push(group_of(word.clone(), synonyms(word)));
     }
     out
+}
+
+/// The group of the user's `word` (or phrase) widened by `synonyms`.
+fn group_of(word: String, synonyms: Vec<&str>) -> Group {
+    let mut terms = vec![word.clone()];
+    for s in synonyms {
+        if !terms.iter().any(|t| t == s) {
+            terms.push(s.to_string());
+        }
+    }
+    Group { word, terms }
 }
 
 /// Lower-case words of letters and digits (an apostrophe ends a word).
@@ -504,6 +525,35 @@ mod tests {
     }
 
     #[test]
+    fn a_vocabulary_phrase_in_the_question_is_one_group_even_with_stop_words() {
+        let g = groups("which static analysis tool catches it?");
+        let words: Vec<&str> = g.iter().map(|g| g.word.as_str()).collect();
+        assert_eq!(words, ["static analysis", "tool", "catches"]);
+        assert!(g[0].terms.iter().any(|t| t == "ruff"), "{:?}", g[0].terms);
+        // "off" alone is a stop word; in "sign off" it names an approval.
+        let g = groups("who must sign off on spend?");
+        assert_eq!(g[0].word, "sign off");
+        assert!(
+            g[0].terms.iter().any(|t| t == "approval"),
+            "{:?}",
+            g[0].terms
+        );
+        // A hyphenated entry is found however the question spells it.
+        assert!(
+            groups("pre-commit hooks")[0]
+                .terms
+                .iter()
+                .any(|t| t == "husky")
+        );
+        assert!(
+            groups("pre commit hooks")[0]
+                .terms
+                .iter()
+                .any(|t| t == "husky")
+        );
+    }
+
+    #[test]
     fn user_text_is_never_query_syntax() {
         let g = groups("NEAR(\"a b\") OR x* ^col:y");
         let expr = match_any(&g);
@@ -536,7 +586,7 @@ mod tests {
         let columns = |body: &str| [stems(body), Vec::new()];
         assert_eq!(g.share_in(&columns("run the linting step")), 1.0);
         assert_eq!(g.share_in(&columns("`ruff check` first")), SYNONYM_SHARE);
-        assert_eq!(g.share_in(&columns("static checks, then analysis")), 0.0);
+        assert_eq!(g.share_in(&columns("static files, then check them")), 0.0);
         assert_eq!(g.share_in(&columns("static analysis in CI")), SYNONYM_SHARE);
     }
 

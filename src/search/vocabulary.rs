@@ -6,6 +6,9 @@
 //! Entries are lower-case base forms; multi-word entries are searched as
 //! phrases. Groups may overlap: a word takes every group it is in.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 /// The synonym groups.
 pub const GROUPS: &[&[&str]] = &[
     &[
@@ -141,6 +144,11 @@ pub const GROUPS: &[&[&str]] = &[
         "prisma",
         "flyway",
         "liquibase",
+        "migrations",
+        "ef core",
+        "dotnet ef",
+        "schema change",
+        "scaffold",
     ],
     &[
         "ci",
@@ -715,22 +723,559 @@ pub const GROUPS: &[&[&str]] = &[
         "rewrite history",
         "--force-with-lease",
     ],
+    &[
+        "version",
+        "versions",
+        "pinned",
+        "sdk",
+        "runtime",
+        "nvmrc",
+        ".nvmrc",
+        "tool-versions",
+        ".tool-versions",
+        "asdf",
+        "mise",
+        "fvm",
+        "sdkman",
+        "tfenv",
+        "pyenv",
+        "rustup",
+        "rust-toolchain",
+    ],
+    &["java", "jdk", "jvm", "temurin", "openjdk", "corretto"],
+    &[
+        "backup",
+        "backups",
+        "dump",
+        "pg_dump",
+        "restore",
+        "snapshots",
+        "retention",
+        "disaster recovery",
+    ],
+    &[
+        "retention",
+        "retain",
+        "retained",
+        "ttl",
+        "expire",
+        "expiry",
+        "purge",
+        "lifecycle",
+    ],
+    &["coverage", "covered"],
+    &[
+        "latency",
+        "p50",
+        "p95",
+        "p99",
+        "response time",
+        "throughput",
+        "req/s",
+    ],
+    &[
+        "benchmark",
+        "bench",
+        "load test",
+        "gatling",
+        "k6",
+        "locust",
+        "jmeter",
+        "stress",
+        "throughput",
+    ],
+    &[
+        "lint",
+        "static checks",
+        "static check",
+        "analyze",
+        "analyse",
+        "analysis",
+        "phpstan",
+        "psalm",
+        "cppcheck",
+        "clang-tidy",
+        "detekt",
+        "ktlint",
+        "swiftlint",
+        "tflint",
+        "hadolint",
+        "stylelint",
+        "biome",
+        "oxlint",
+    ],
+    &[
+        "generated",
+        "generate",
+        "regenerate",
+        "regenerated",
+        "codegen",
+        "code generation",
+        "build_runner",
+        "protoc",
+        "sqlc",
+        "openapi-generator",
+        "recreate",
+        "by hand",
+        "auto-generated",
+    ],
+    &[
+        "staging", "pre-prod", "preprod", "preview", "qa", "uat", "sandbox",
+    ],
+    &[
+        "secret",
+        "access key",
+        "access token",
+        "api token",
+        "api key",
+        "token",
+        "credential",
+        "credentials",
+        "password",
+    ],
+    &[
+        "state management",
+        "redux",
+        "riverpod",
+        "bloc",
+        "zustand",
+        "pinia",
+        "vuex",
+        "mobx",
+        "signals",
+    ],
+    &[
+        "limit", "limits", "maximum", "cap", "capped", "quota", "largest", "biggest", "ceiling",
+        "at most",
+    ],
+    &[
+        "rate limit",
+        "rate limiting",
+        "throttle",
+        "throttling",
+        "429",
+        "too many requests",
+        "requests per minute",
+        "quota",
+    ],
+    &[
+        "beta",
+        "testflight",
+        "testers",
+        "internal track",
+        "alpha",
+        "dogfood",
+        "in-house",
+    ],
+    &[
+        "app store",
+        "submission",
+        "ios",
+        "testflight",
+        "play console",
+        "google play",
+    ],
+    &[
+        "cold start",
+        "startup",
+        "start-up",
+        "first frame",
+        "boot time",
+        "launch time",
+    ],
+    &[
+        "cocoapods",
+        "pod",
+        "pods",
+        "podfile",
+        "swift package",
+        "carthage",
+        "spm",
+    ],
+    &["xcode", "ios", "macos", "swift", "simulator"],
+    &[
+        "layout",
+        "structured",
+        "directory",
+        "directories",
+        "folder",
+        "folders",
+        "organized",
+        "organised",
+    ],
+    &[
+        "auth",
+        "log in",
+        "login",
+        "sign in",
+        "signin",
+        "authenticate",
+        "authentication",
+        "sso",
+    ],
+    &[
+        "security",
+        "scan",
+        "scanner",
+        "vulnerability",
+        "vulnerabilities",
+        "audit",
+        "policy",
+        "compliance",
+        "checkov",
+        "tfsec",
+        "trivy",
+        "snyk",
+        "semgrep",
+        "bandit",
+        "codeql",
+        "gitleaks",
+    ],
+    &[
+        "docs",
+        "readme",
+        "documentation",
+        "terraform-docs",
+        "typedoc",
+        "rustdoc",
+        "javadoc",
+        "dokka",
+        "api docs",
+        "swagger",
+        "openapi",
+    ],
+    &["tagging", "annotation", "annotations"],
+    &["import", "adopt"],
+    &[
+        "region",
+        "location",
+        "zone",
+        "datacenter",
+        "availability zone",
+        "geography",
+    ],
+    &["unlock", "force-unlock", "lease", "mutex"],
+    &[
+        "firewall",
+        "security group",
+        "ingress",
+        "egress",
+        "allowlist",
+        "network policy",
+        "inbound",
+        "outbound",
+    ],
+    &[
+        "iac",
+        "infrastructure as code",
+        "infrastructure",
+        "terraform",
+        "opentofu",
+        "pulumi",
+        "cdk",
+        "cloudformation",
+        "bicep",
+    ],
+    &["drift", "churn"],
+    &[
+        "email",
+        "emails",
+        "mail",
+        "smtp",
+        "mailpit",
+        "mailhog",
+        "mailtrap",
+        "letter_opener",
+        "inbox",
+    ],
+    &["dead letter", "dlq", "replay", "requeue", "redrive"],
+    &[
+        "pii",
+        "personal data",
+        "privacy",
+        "mask",
+        "masked",
+        "masking",
+        "redact",
+        "anonymize",
+        "gdpr",
+        "phone",
+    ],
+    &[
+        "cron",
+        "crontab",
+        "schedule",
+        "scheduled",
+        "periodic",
+        "timer",
+        "how often",
+    ],
+    &["broker", "rabbitmq", "kafka", "amqp", "nats", "queue"],
+    &["vm", "vms"],
+    &[
+        "load balancer",
+        "haproxy",
+        "nginx",
+        "proxy",
+        "reverse proxy",
+        "traefik",
+        "caddy",
+        "alb",
+        "elb",
+    ],
+    &["helpers", "helper", "reusable"],
+    &[
+        "dag",
+        "dags",
+        "airflow",
+        "workflow",
+        "operator",
+        "operators",
+        "scheduler",
+    ],
+    &["incremental", "affected"],
+    &["freshness", "up to date"],
+    &["virus", "malware", "antivirus", "clamav", "virus scan"],
+    &[
+        "upload",
+        "uploads",
+        "attachment",
+        "attachments",
+        "blob",
+        "multipart",
+    ],
+    &[
+        "health",
+        "healthcheck",
+        "health check",
+        "health checks",
+        "liveness",
+        "readiness",
+    ],
+    &[
+        "breaking change",
+        "breaking changes",
+        "incompatible",
+        "backwards compatible",
+        "deprecation",
+        "deprecate",
+        "versioning",
+    ],
+    &["hang", "hung", "freeze", "frozen", "deadlock", "timeout"],
+    &["zero-downtime", "zero downtime", "blue-green", "canary"],
+    &[
+        "colors",
+        "colours",
+        "design tokens",
+        "palette",
+        "spacing",
+        "tailwind",
+    ],
+    &[
+        "runes",
+        "reactive",
+        "reactivity",
+        "signals",
+        "widget",
+        "widgets",
+    ],
+    &[
+        "picture",
+        "pictures",
+        "photo",
+        "photos",
+        "cloudinary",
+        "imgix",
+        "thumbnail",
+        "resize",
+        "resized",
+    ],
+    &[
+        "storybook",
+        "stories",
+        "isolation",
+        "component library",
+        "histoire",
+        "ladle",
+    ],
+    &[
+        "printing",
+        "printf",
+        "println",
+        "console.log",
+        "puts",
+        "logger",
+    ],
+    &[
+        "i18n",
+        "translation",
+        "translations",
+        "locale",
+        "localization",
+        "l10n",
+    ],
+    &[
+        "ssr",
+        "server-side rendering",
+        "hydration",
+        "client-side",
+        "csr",
+        "server render",
+    ],
+    &[
+        "accessibility",
+        "a11y",
+        "keyboard",
+        "screen reader",
+        "aria",
+        "tab order",
+    ],
+    &[
+        "browser", "safari", "chrome", "firefox", "webkit", "chromium", "edge",
+    ],
+    &[
+        "firmware",
+        "mcu",
+        "microcontroller",
+        "chip",
+        "board",
+        "stm32",
+        "esp32",
+        "arduino",
+        "embedded",
+        "device",
+    ],
+    &["flashing", "openocd", "st-link", "jlink", "dfu"],
+    &[
+        "serial",
+        "uart",
+        "baud",
+        "tty",
+        "picocom",
+        "minicom",
+        "serial console",
+    ],
+    &["line length", "max line", "line width"],
+    &[
+        "coding standard",
+        "misra",
+        "guideline",
+        "guidelines",
+        "deviation",
+        "deviations",
+    ],
+    &["gpio", "pinout", "pin map"],
+    &["ram", "rom", "memory budget", "footprint"],
+    &["power", "low power", "low-power", "battery", "consumption"],
+    &[
+        "hil",
+        "hardware",
+        "physical device",
+        "on-device",
+        "real device",
+        "hardware-in-the-loop",
+    ],
+    &["poll", "polling"],
+    &["watchdog", "wdt", "reboot", "reboots", "rebooting"],
+    &["linker", "undefined reference", "unresolved"],
+    &[
+        "bootloader",
+        "mcuboot",
+        "ota",
+        "over-the-air",
+        "firmware update",
+    ],
+    &["cross compiler", "cross-compiler", "arm-none-eabi"],
+    &["approval", "okay", "sign-off", "signoff", "approve"],
+    &[
+        "oncall",
+        "on-call",
+        "paging",
+        "opsgenie",
+        "pagerduty",
+        "alerted",
+        "escalation",
+        "rotation",
+    ],
+    &["sla", "deadline", "overdue"],
+    &["wake", "wakeup", "wake-up", "asleep", "interrupt", "irq"],
+    &["sensor", "sensors", "temperature", "i2c", "spi"],
 ];
 
-/// Every entry of every group `word` is in (compared by [`stem`]).
-pub fn synonyms(word: &str) -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
-    let word = stem(word);
-    for group in GROUPS {
-        if group.iter().any(|entry| stem(entry) == word) {
+/// The groups indexed for look-up: each single-word entry's [`stem`] and
+/// each multi-word entry's stems, with the groups they are in.
+struct Index {
+    words: HashMap<String, Vec<usize>>,
+    phrases: Vec<(Vec<String>, Vec<usize>)>,
+}
+
+fn index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut words: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut phrases: Vec<(Vec<String>, Vec<usize>)> = Vec::new();
+        for (n, group) in GROUPS.iter().enumerate() {
             for entry in *group {
-                if !out.contains(entry) {
-                    out.push(entry);
+                let stems = entry_stems(entry);
+                let slot = match stems.as_slice() {
+                    [] => continue,
+                    [one] => words.entry(one.clone()).or_default(),
+                    _ => match phrases.iter().position(|(p, _)| *p == stems) {
+                        Some(at) => &mut phrases[at].1,
+                        None => {
+                            phrases.push((stems, Vec::new()));
+                            &mut phrases.last_mut().expect("just pushed").1
+                        }
+                    },
+                };
+                if !slot.contains(&n) {
+                    slot.push(n);
                 }
             }
         }
+        Index { words, phrases }
+    })
+}
+
+/// An entry's words (split as a question is: on anything but letters and
+/// digits), each [`stem`]med.
+fn entry_stems(entry: &str) -> Vec<String> {
+    entry
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(stem)
+        .collect()
+}
+
+/// Every entry of the groups numbered `groups`, each once.
+fn entries_of(groups: &[usize]) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for entry in groups.iter().flat_map(|n| GROUPS[*n].iter()) {
+        if !out.contains(entry) {
+            out.push(entry);
+        }
     }
     out
+}
+
+/// Every entry of every group `word` is in (compared by [`stem`]).
+pub fn synonyms(word: &str) -> Vec<&'static str> {
+    index()
+        .words
+        .get(&stem(word))
+        .map_or_else(Vec::new, |groups| entries_of(groups))
+}
+
+/// The longest multi-word entry that `stems` (a question's stemmed words)
+/// starts with: how many words it takes, and every entry of the groups it
+/// is in ("static analysis" in "static analysis tool" names the linters).
+pub fn phrase_at(stems: &[String]) -> Option<(usize, Vec<&'static str>)> {
+    index()
+        .phrases
+        .iter()
+        .filter(|(phrase, _)| stems.starts_with(phrase))
+        .max_by_key(|(phrase, _)| phrase.len())
+        .map(|(phrase, groups)| (phrase.len(), entries_of(groups)))
 }
 
 /// A crude English stem for vocabulary look-up (applied to query words and
