@@ -43,6 +43,8 @@ pub(super) enum Cmd {
     Rclone,
     /// `ngrok authtoken X`, `ngrok config add-authtoken X` (and `add-api-key`).
     Ngrok,
+    /// `cloudflared service install X` (a tunnel's token).
+    Cloudflared,
     /// `gh secret set N --body X`, `fly secrets set N=X`, `heroku config:set N=X`,
     /// `netlify env:set N X`.
     SecretSet,
@@ -578,6 +580,11 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
                     push_token(text, s, e, out);
                 }
             }
+            Cmd::Cloudflared if a == b"install" => {
+                if let Some((s, e)) = next {
+                    push_token(text, s, e, out);
+                }
+            }
             Cmd::SecretSet if a.contains(&b'=') && !a.starts_with(b"-") => {
                 push_setting(text, list[i].0, list[i].1, out);
             }
@@ -828,6 +835,12 @@ mod tests {
                 "2Xk9ZbQ4mNp7Rt1Lc3Vw8Yh5Jd6_4FgHs2Ka9PqWe7RtYu1Io",
             ),
             (
+                "sudo cloudflared service install eyJhIjoiNGQ2ZjJhMTBiYjNjIiwidCI6IjdlNmYifQ==",
+                "cloudflared",
+                Cmd::Cloudflared,
+                "eyJhIjoiNGQ2ZjJhMTBiYjNjIiwidCI6IjdlNmYifQ==",
+            ),
+            (
                 "gh secret set NPM_TOKEN --body 'k2LmQ9xZ3pR7tW1v'",
                 "secret set",
                 Cmd::SecretSet,
@@ -874,6 +887,11 @@ mod tests {
                 Cmd::SecretSet,
             ),
             ("ngrok http 8080", "ngrok", Cmd::Ngrok),
+            (
+                "cloudflared tunnel route dns app app.example.com",
+                "cloudflared",
+                Cmd::Cloudflared,
+            ),
             ("curl -b cookies.txt https://x", "curl", Cmd::Curl),
             ("unzip -o a.zip -d out", "unzip -", Cmd::Zip),
         ] {

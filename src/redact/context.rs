@@ -242,13 +242,14 @@ pub(super) fn recovery_phrase(text: &[u8], hit_end: usize, out: &mut Vec<Finding
 }
 
 /// The recovery phrase that starts at `i` past separators: `=`, `:`,
-/// blanks, quotes and a line break, real or escaped (`Phrase:\n…`).
+/// blanks, quotes, a subscript's `]` (`env['SEED_PHRASE'] = '…'`) and a
+/// line break, real or escaped (`Phrase:\n…`).
 fn phrase_at(text: &[u8], mut i: usize) -> Option<Finding> {
     loop {
         i = run(text, i, 8, |b| {
             matches!(
                 b,
-                b'=' | b':' | b' ' | b'\t' | b'\n' | b'"' | b'\'' | b',' | b'('
+                b'=' | b':' | b' ' | b'\t' | b'\n' | b'"' | b'\'' | b',' | b'(' | b']'
             )
         });
         match super::lex::escape_at(text, i) {
@@ -544,6 +545,19 @@ pub(super) fn foreign_api_key(text: &[u8], hit: usize, hit_end: usize, out: &mut
     if super::lex::contains_ci(&text[from..to], b"api") {
         named_in_prose(text, hit_end, Named::ApiKey, out);
     }
+}
+
+/// Whether the keyword at `start..end` is a piece of a random run of
+/// letters and digits (base64 holds "SENha" and "parola" by chance), not a
+/// word: the run around it has a digit, or mixes cases after its first
+/// letter. A compound ("Datenbankpasswort") and a shout ("PASSWORT") are words.
+pub(super) fn inside_random_run(text: &[u8], start: usize, end: usize) -> bool {
+    let from = super::lex::run_back(text, start, 128, |b| b.is_ascii_alphanumeric() || b >= 0x80);
+    let to = run(text, end, 128, |b| b.is_ascii_alphanumeric() || b >= 0x80);
+    let token = &text[from..to];
+    let rest = token.get(1..).unwrap_or_default();
+    token.iter().any(u8::is_ascii_digit)
+        || (rest.iter().any(u8::is_ascii_uppercase) && rest.iter().any(u8::is_ascii_lowercase))
 }
 
 /// "Das Passwort … lautet X", "mot de passe de la base de prod est X",

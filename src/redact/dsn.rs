@@ -61,6 +61,18 @@ pub(super) fn oracle_thin(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec
     }
 }
 
+/// Oracle's Easy Connect with a login, `user/password@//host:port/service`,
+/// outside a JDBC URL or a command (keyword `@//` at `hit`): the token
+/// before the `@` is the login.
+pub(super) fn ez_connect(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    let start = run_back(text, hit, 256, |b| !ends_dsn(b) && b != b':' && b != b'=');
+    if let Some((s, e)) = oracle_login(text, start, hit + 1)
+        && e == hit
+    {
+        push(text, s, e, out);
+    }
+}
+
 /// Go's MySQL DSN `user:password@tcp(host)/db` or `@unix(/sock)/db`
 /// (keyword `tcp(` / `unix(` at `hit`, after the `@`).
 pub(super) fn go_mysql(text: &[u8], hit: usize, out: &mut Vec<Finding>) {

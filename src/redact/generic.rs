@@ -450,6 +450,10 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
     }
     // Duo's `SKEY` (the integration's secret key); a PKCS#12 bundle or key
     // store carried in a variable (`P12_BASE64`, `KEYSTORE_B64`).
+    // Bitwarden's CLI session key (`BW_SESSION`) unlocks the whole vault.
+    if is(last, "session") && ws.len() == 2 && is(ws[0], "bw") {
+        return Some(Kind::Secret);
+    }
     if is(last, "skey")
         || ws
             .iter()
@@ -666,6 +670,9 @@ fn value_after(
             || matches!(super::lex::escape_at(text, rest), Some((b'n' | b'r', _)));
         return (ends && super::entropy::looks_random(&text[v.start..v.end]))
             .then_some((v, Sep::Tight));
+    }
+    if let Some(v) = table_row_value(text, name_start, name_end) {
+        return Some((v, Sep::Blank));
     }
     let mut i = name_end;
     let slashes = run(text, i, 8, |b| b == b'\\') - i;
@@ -1096,6 +1103,20 @@ fn table_row(text: &[u8], name_start: usize, name_end: usize, value_start: usize
 
 /// Whether only blanks (and the line numbers of `cat -n` or a file viewer,
 /// `  2→`) stand between `name_start` and the start of its line.
+/// A two-column table row, `NAME   value` alone on its line, the columns
+/// apart by two blanks or more (`pulumi config --show-secrets`, whose names
+/// carry the project: `api:dbPassword`): the value.
+fn table_row_value(text: &[u8], name_start: usize, name_end: usize) -> Option<Value> {
+    let key_start = run_back(text, name_start, 64, |b| name_byte(b) || b == b':');
+    let gap = skip_blanks(text, name_end);
+    if gap < name_end + 2 || !at_line_start(text, key_start) {
+        return None;
+    }
+    let v = value_at(text, gap)?;
+    let rest = skip_blanks(text, v.end);
+    (!v.quoted && matches!(text.get(rest), None | Some(b'\n' | b'\r'))).then_some(v)
+}
+
 fn at_line_start(text: &[u8], name_start: usize) -> bool {
     let mut i = name_start;
     loop {

@@ -97,6 +97,8 @@ enum Action {
     TotpSeed,
     AzureDevops,
     OracleThin,
+    /// `user/password@//host/service` (Oracle Easy Connect).
+    EzConnect,
     GoMysql,
     Pgpass,
     PgpassLine,
@@ -312,6 +314,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("https ", Action::Command(Cmd::Httpie)),
     ("--arg", Action::Command(Cmd::Setx)),
     ("ngrok", Action::Command(Cmd::Ngrok)),
+    ("cloudflared", Action::Command(Cmd::Cloudflared)),
     ("rclone", Action::Command(Cmd::Rclone)),
     ("openssl", Action::Command(Cmd::Openssl)),
     ("rabbitmqctl", Action::Command(Cmd::Rabbitmq)),
@@ -344,6 +347,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("--with-token", Action::PipedPassword),
     ("kty", Action::Jwk),
     ("password is ", Action::ProsePassword),
+    ("passphrase is ", Action::ProsePassword),
     ("password ", Action::ProseRandom),
     ("value is ", Action::ProseRandom),
     ("token is ", Action::ProseRandom),
@@ -547,6 +551,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("totp(", Action::TotpSeed),
     ("azdo", Action::AzureDevops),
     ("thin:", Action::OracleThin),
+    ("@//", Action::EzConnect),
     ("tcp(", Action::GoMysql),
     ("unix(", Action::GoMysql),
     ("pgpass", Action::Pgpass),
@@ -610,6 +615,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::TotpSeed => context::totp_seed(text, end, out),
         Action::AzureDevops => shapes::azure_devops(text, start, out),
         Action::OracleThin => dsn::oracle_thin(text, start, end, out),
+        Action::EzConnect => dsn::ez_connect(text, start, out),
         Action::GoMysql => dsn::go_mysql(text, start, out),
         Action::Pgpass => dsn::pgpass_after(text, end, out),
         Action::PgpassLine => dsn::pgpass_at(text, start, out),
@@ -638,7 +644,11 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::Plaid => context::plaid_token(text, start, end, out),
         Action::SaslUserKey => context::sasl_user_key(text, end, out),
         Action::PlistKey => pairs::plist_value(text, end, out),
-        Action::ForeignWord(named) => context::named_in_prose(text, end, named, out),
+        Action::ForeignWord(named) => {
+            if !context::inside_random_run(text, start, end) {
+                context::named_in_prose(text, end, named, out)
+            }
+        }
         Action::ForeignApiKey => context::foreign_api_key(text, start, end, out),
         Action::UuidKey => context::uuid_key_near(text, start, end, out),
         Action::NamedAfter => context::named_after(text, start, end, out),

@@ -57,6 +57,12 @@ pub(super) fn value_beside(text: &[u8], name_start: usize, name_end: usize) -> O
     let mut i = name_end;
     while i + 5 <= to {
         let at = &text[i..];
+        // The end of a `{name: …, key: password}` mapping, or the next YAML
+        // list item (`- name: TRACE_ID`): the value after it is another
+        // entry's.
+        if at[0] == b'}' || (at[0] == b'\n' && text.get(skip_blanks(text, i + 1)) == Some(&b'-')) {
+            return None;
+        }
         let word_start = !text[i - 1].is_ascii_alphanumeric();
         // The next entry's own name (not `</name>`): this one had no value.
         if word_start

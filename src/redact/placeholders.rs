@@ -97,6 +97,8 @@ const MARKERS: &[&str] = &[
     "_here",
     "-here",
     "notreal",
+    "not-real",
+    "not_real",
     "not-a-real",
     "not_a_real",
     "fake",
@@ -114,8 +116,9 @@ const REFERENCES: &[&str] = &[
     "secret:",
     "secrets.",
     "ref+",
-    "arn:aws:secretsmanager",
-    "arn:aws:ssm",
+    // An ARN names a resource (a KMS key, a Secrets Manager secret), never
+    // holds its value.
+    "arn:aws",
     "projects/",
     "sm://",
     "keyvault",
@@ -296,13 +299,34 @@ pub(super) fn is_public(v: &[u8]) -> bool {
         "-----BEGIN CERTIFICATE",
         "-----BEGIN RSA PUBLIC",
         "-----BEGIN PGP PUBLIC",
+        // The same, base64 (a Kubernetes secret's `tls.crt`, `ca.crt`).
+        "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t",
+        "LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0",
+        // A PostHog project key ships in the browser (`phx_` keys are secret).
+        "phc_",
     ]
     .iter()
     .any(|p| v.starts_with(p.as_bytes()))
+        || is_braintree_tokenization_key(v)
         || is_age_recipient(v)
         || is_evm_address(v)
         // A Datadog RUM client token (`pub` + 32 hex) ships in the browser.
         || (v.len() == 35 && v.starts_with(b"pub") && v[3..].iter().all(u8::is_ascii_hexdigit))
+}
+
+/// A Braintree tokenization key (`production_` or `sandbox_`, 8 and 16
+/// lower-case letters and digits): meant for the browser and the app.
+fn is_braintree_tokenization_key(v: &[u8]) -> bool {
+    let body = v
+        .strip_prefix(b"production_")
+        .or_else(|| v.strip_prefix(b"sandbox_"));
+    body.is_some_and(|b| {
+        let alnum = |p: &[u8]| {
+            p.iter()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        };
+        b.len() == 25 && b[8] == b'_' && alnum(&b[..8]) && alnum(&b[9..])
+    })
 }
 
 /// An Ethereum address: `0x` and 40 hex digits (public by design).

@@ -77,6 +77,11 @@ pub(super) const TRIGGERS: &[(&str, Printed)] = &[
     ("keyvault secret show", Printed::Password),
     ("secrets get", Printed::Password),
     ("configure get", Printed::Random),
+    // `snyk config get api`: the stored API token.
+    ("snyk config get api", Printed::Random),
+    // `… | jq .apikey`, `jq -r .access_token`: a secret-named field's value.
+    ("jq .", Printed::Random),
+    ("jq -r .", Printed::Random),
     // "✔ Generated new API key" and the key on the next line.
     ("new api key", Printed::Random),
     // `cat ~/.vault-token`: the CLI's stored token (legacy `s.` ones too).
@@ -255,6 +260,13 @@ fn fits_here(text: &[u8], hit: usize, hit_end: usize, i: usize) -> bool {
                     text[before - 1],
                     b'"' | b'$' | b'>' | b';' | b'&' | b'|' | b'\n'
                 )
+        }
+        // The field `jq` prints must be a secret's (`.apikey`, `.IAMToken`).
+        "jq ." | "jq -r ." => {
+            let end = run(text, hit_end, 64, |b| {
+                b.is_ascii_alphanumeric() || b == b'_'
+            });
+            end > hit_end && super::generic::classify(&text[hit_end..end]).is_some()
         }
         // The variable printed must be a secret's.
         "printenv " | "echo $" | "echo \"$" | "echo \\" => {

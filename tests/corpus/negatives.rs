@@ -1496,7 +1496,73 @@ pub fn all() -> Vec<Negative> {
             .into_iter()
             .chain(named_lookalikes(&mut rng))
             .chain(key_material_lookalikes(&mut rng))
+            .chain(printed_and_public_lookalikes(&mut rng))
             .map(|(category, text)| Negative { category, text }),
     );
     out
+}
+
+/// Look-alikes of the printed, tabulated and public values: a non-secret
+/// `jq` field, a table row that is no secret's, public client keys, ARNs, a
+/// Kubernetes `env` value after a `secretKeyRef`, a certificate in base64,
+/// base64 that spells a foreign word for "password" by chance.
+fn printed_and_public_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
+    let cert = base64(
+        format!(
+            "-----BEGIN CERTIFICATE-----\nMIIB{}\n-----END CERTIFICATE-----\n",
+            rng.string(B64, 120)
+        )
+        .as_bytes(),
+    );
+    vec![
+        (
+            "tool_output",
+            format!("$ gh api repos/o/r | jq .node_id\n\"R_{}\"\n", rng.string(ALNUM, 18)),
+        ),
+        (
+            "tool_output",
+            "$ pulumi config\nKEY            VALUE\naws:region     us-west-2\napi:dbPassword [secret]\npassword       changed\nPASSWORD_MIN_LENGTH     12\n".to_string(),
+        ),
+        (
+            "public_keys",
+            format!(
+                "std::env::set_var(\"BRAINTREE_TOKENIZATION_KEY\", \"production_{}_{}\");",
+                rng.string(LOWER_DIGIT, 8),
+                rng.string(LOWER_DIGIT, 16)
+            ),
+        ),
+        (
+            "public_keys",
+            format!("NEXT_PUBLIC_POSTHOG_KEY=phc_{}", rng.string(ALNUM, 43)),
+        ),
+        (
+            "placeholders",
+            "OPENAI_API_KEY=hunter2-not-real".to_string(),
+        ),
+        (
+            "identifiers",
+            format!(
+                "kms_key = \"arn:aws:kms:us-east-1:{}:key/{}\"",
+                rng.string(DIGITS, 12),
+                uuid(rng)
+            ),
+        ),
+        (
+            "kubernetes",
+            format!(
+                "    env:\n    - name: DB_PASSWORD\n      valueFrom:\n        secretKeyRef: {{name: payments-db, key: password}}\n    - name: TRACE_SAMPLER_ID\n      value: {}\n",
+                uuid(rng)
+            ),
+        ),
+        (
+            "tool_output",
+            format!(
+                "$ kubectl get secret payments-tls -o jsonpath=\"{{.data['tls\\.crt']}}\"\n{cert}\n"
+            ),
+        ),
+        (
+            "base64",
+            format!("data: {}ZhSENhawp2eW5R{}", rng.string(B64, 40), rng.string(B64, 40)),
+        ),
+    ]
 }

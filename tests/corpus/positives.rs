@@ -4170,5 +4170,103 @@ pub fn all() -> Vec<Positive> {
     key_material(&mut rng, &mut out);
     command_and_export_shapes(&mut rng, &mut out);
     prose_and_provider_shapes(&mut rng, &mut out);
+    printed_and_tabled(&mut rng, &mut out);
     out
+}
+
+/// Values a CLI prints or tabulates and logins in less common shapes:
+/// `jq .apikey`, `snyk config get api`, `pulumi config --show-secrets`,
+/// Oracle Easy Connect, `cloudflared service install`, Bitwarden's session.
+fn printed_and_tabled(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let mut push = |kind: &'static str, text: String, secrets: Vec<String>| {
+        out.push(Positive {
+            family: "printed_and_tabled",
+            kind,
+            text,
+            secrets,
+        });
+    };
+    let key = rng.string(URL, 44);
+    push(
+        "jq_field",
+        format!("$ ibmcloud iam api-key-create ci --output json | jq .apikey\n\"{key}\"\n"),
+        vec![key],
+    );
+    let token = rng.string(HEX, 40);
+    push(
+        "jq_field",
+        format!("$ curl -s -X POST $AUTH/token -d @creds.json | jq -r .access_token\n{token}\n"),
+        vec![token],
+    );
+    let snyk = format!("{}.{}", rng.string(ALNUM, 19), rng.string(ALNUM, 21));
+    push(
+        "snyk_config",
+        format!("$ snyk config get api\n{snyk}\n"),
+        vec![snyk],
+    );
+    let (db, dd) = (
+        format!(
+            "{}-{}-{}{}",
+            rng.string(LOWER, 6),
+            rng.string(LOWER, 6),
+            rng.string(LOWER, 6),
+            rng.string(DIGITS, 2)
+        ),
+        rng.string(HEX, 32),
+    );
+    push(
+        "pulumi_config",
+        format!(
+            "$ pulumi config --show-secrets\nKEY                      VALUE\naws:region               us-west-2\napi:dbPassword           {db}\napi:datadogApiKey        {dd}\n"
+        ),
+        vec![db, dd],
+    );
+    let pw = format!("{}{}", rng.string(LETTERS, 12), rng.string(DIGITS, 4));
+    push(
+        "oracle_ez_connect",
+        format!("- oracle connect string: admin/{pw}@//replica-2.db.internal:1521/ORCLPDB1"),
+        vec![pw],
+    );
+    let tunnel = base64(
+        format!(
+            "{{\"a\":\"{}\",\"t\":\"{}\",\"s\":\"{}\"}}",
+            rng.string(HEX, 32),
+            uuid(rng),
+            rng.string(B64, 44)
+        )
+        .as_bytes(),
+    );
+    push(
+        "cloudflared",
+        format!("$ sudo cloudflared service install {tunnel}\nINF Installed cloudflared service"),
+        vec![tunnel],
+    );
+    let bw = format!("{}==", rng.string(B64, 86));
+    push(
+        "bw_session",
+        format!("REDIS_PORT=6379\nBW_SESSION={bw}\nCACHE_TTL=300"),
+        vec![bw],
+    );
+    let pass = format!(
+        "{}{}_{}",
+        rng.string(LETTERS, 6),
+        rng.string(DIGITS, 4),
+        rng.string(LETTERS, 2)
+    );
+    push(
+        "prose_passphrase",
+        format!("fyi the export zip is encrypted, the passphrase is {pass}"),
+        vec![pass],
+    );
+    let words = [
+        "despair", "industry", "pill", "staff", "pottery", "essay", "monkey", "inject", "keen",
+        "spot", "cannon", "tomato",
+    ];
+    let phrase: Vec<&str> = (0..12).map(|_| *rng.pick(&words)).collect();
+    let phrase = phrase.join(" ");
+    push(
+        "seed_subscript",
+        format!("os.environ['SEED_PHRASE'] = '{phrase}'"),
+        vec![phrase],
+    );
 }
