@@ -45,7 +45,7 @@ static REQUIRED_VERSION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A settings class's environment prefix (pydantic, and the like).
 static ENV_PREFIX_SETTING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)env_?prefix\s*[=:]\s*["']([A-Z][A-Z0-9]*_)["']"#).expect("valid regex")
+    Regex::new(r#"(?i)\benv_?prefix\s*[=:]\s*["']([A-Z][A-Z0-9]*_)["']"#).expect("valid regex")
 });
 
 /// Configuration or data read from a place, as a program reports it.
@@ -735,6 +735,16 @@ mod tests {
             facts(&events, &[]),
             ["`include/geo/version.hpp` is generated — do not edit it by hand"]
         );
+    }
+
+    #[test]
+    fn a_printed_settings_class_names_its_prefix() {
+        assert_eq!(
+            settings_prefix("    model_config = SettingsConfigDict(env_prefix=\"LGR_\")")
+                .as_deref(),
+            Some("settings are read from environment variables with the `LGR_` prefix")
+        );
+        assert_eq!(settings_prefix("my_env_prefix = 'LGR_'"), None);
     }
 
     #[test]
