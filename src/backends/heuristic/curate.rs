@@ -353,38 +353,62 @@ struct Retirement {
 }
 
 /// Drops entries that a newer replacement retired: older ones that still
-/// state the old value, except the replacements themselves.
+/// state the old value, except the replacements themselves. An entry of
+/// several clauses ("Inventory is `hosts.yml`; all hosts use SSH on port
+/// 22.") loses only the clauses that state the old value.
 fn retire(
     entries: &mut Vec<Tallied>,
     retirements: &[Retirement],
     newest: &dyn Fn(&Tallied) -> i64,
 ) {
-    entries.retain(|e| {
-        // A statement retiring the same value says the same thing.
-        let mine = replacement(&e.text);
-        let own = mine
-            .as_ref()
-            .and_then(|r| r.old.as_ref().map(|o| o.to_lowercase()));
-        let same_old =
-            |r: &Retirement| own.is_some() && own == r.by.old.as_ref().map(|o| o.to_lowercase());
-        // "flyway is deprecated for us" beside "we dropped flyway, migrations
-        // are Atlas now": the one that names the new value says it all.
-        let said_better = |r: &Retirement| {
-            mine.as_ref().is_some_and(|m| m.new.is_none()) && r.by.new.is_some() && same_old(r)
-        };
-        // "`pytest -q` failed …; `uv run pytest -q` worked instead" is the
-        // lesson behind "plain pytest doesn't see the package", not against it.
-        let fixed_by_runner = |r: &Retirement| {
-            let fix = e.text.split('`').nth(3);
-            e.text.contains("` failed (") && fix.is_some_and(|f| runs_plain_old(f, &r.by))
-        };
-        !retirements.iter().any(|r| {
-            r.statement != e.text
-                && newest(e) <= r.at
-                && !fixed_by_runner(r)
-                && ((states_retired(&e.text, &r.by) && !same_old(r)) || said_better(r))
-        })
+    entries.retain_mut(|e| {
+        let at = newest(e);
+        let applies = |r: &&Retirement| r.statement != e.text && at <= r.at;
+        let live: Vec<&Retirement> = retirements.iter().filter(applies).collect();
+        if !live.iter().any(|r| retires(&e.text, r)) {
+            return true;
+        }
+        // A failure and its fix are one lesson: never split.
+        if e.text.contains("` failed") {
+            return false;
+        }
+        let clauses: Vec<&str> = e.text.split("; ").collect();
+        let kept: Vec<&str> = clauses
+            .iter()
+            .copied()
+            .filter(|c| !live.iter().any(|r| retires(c, r)))
+            .collect();
+        if kept.is_empty() || kept.len() == clauses.len() {
+            return false;
+        }
+        let mut text = kept.join("; ");
+        if e.text.ends_with('.') && !text.ends_with('.') {
+            text.push('.');
+        }
+        e.text = text;
+        true
     });
+}
+
+/// Whether `text` states what `r` retired (and is not itself a statement
+/// of the same replacement).
+fn retires(text: &str, r: &Retirement) -> bool {
+    // A statement retiring the same value says the same thing.
+    let mine = replacement(text);
+    let own = mine
+        .as_ref()
+        .and_then(|m| m.old.as_ref().map(|o| o.to_lowercase()));
+    let same_old = own.is_some() && own == r.by.old.as_ref().map(|o| o.to_lowercase());
+    // "flyway is deprecated for us" beside "we dropped flyway, migrations
+    // are Atlas now": the one that names the new value says it all.
+    let said_better =
+        mine.as_ref().is_some_and(|m| m.new.is_none()) && r.by.new.is_some() && same_old;
+    // "`pytest -q` failed …; `uv run pytest -q` worked instead" is the
+    // lesson behind "plain pytest doesn't see the package", not against it.
+    let fix = text.split('`').nth(3);
+    let fixed_by_runner =
+        text.contains("` failed (") && fix.is_some_and(|f| runs_plain_old(f, &r.by));
+    !fixed_by_runner && ((states_retired(text, &r.by) && !same_old) || said_better)
 }
 
 /// Drops commands a replacement retired: knowledge whose command, or a
@@ -1049,6 +1073,45 @@ mod tests {
             [
                 "Understood: dev server on 5174 (strictPort), mixins untouched.",
                 "`node -v` reports v22.11.0"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_replacement_retires_only_the_clause_that_states_the_old_value() {
+        let entry = |text: &str, session: usize| Tallied {
+            text: text.to_string(),
+            members: vec![session],
+        };
+        let statement = "we moved ssh from port 22 to 2222 on all hosts last weekend";
+        let retirements = [Retirement {
+            at: 1,
+            by: replacement(statement).expect("a replacement"),
+            statement: statement.to_string(),
+        }];
+        let mut entries = vec![
+            entry(
+                "Inventory is `inventories/home/hosts.yml`; all hosts use SSH on port 22.",
+                0,
+            ),
+            entry("SSH listens on port 22", 0),
+            entry(
+                "`ansible all -m ping` failed (exit 4: edge01 port 22: Connection refused); `ansible all -m ping -e ansible_port=2200` worked instead",
+                0,
+            ),
+            entry(statement, 1),
+            entry("port 22 is open on the bastion", 2),
+        ];
+        retire(&mut entries, &retirements, &|t: &Tallied| {
+            t.members[0] as i64
+        });
+        let texts: Vec<&str> = entries.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "Inventory is `inventories/home/hosts.yml`.",
+                statement,
+                "port 22 is open on the bastion"
             ]
         );
     }

@@ -30,6 +30,13 @@ static FROM_OLD_TO_NEW: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// "we moved ssh from port 22 to 2222": (old, new), the old one with its
+/// word (`port 22`: a bare `22` is in dates and versions too).
+static FROM_PORT_TO_PORT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\bfrom\s+(port\s+:?\d{2,5})\s+to\s+(?:port\s+)?:?(\d{2,5})\b")
+        .expect("valid regex")
+});
+
 /// "bin/run-local.sh got replaced by `make local-run`": (old, new).
 static REPLACED_BY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
@@ -204,6 +211,13 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
         (!t.is_empty() && !no_tool(&lower) && (quoted || !leads_nothing(&first)))
             .then(|| t.to_string())
     };
+    if let Some(c) = FROM_PORT_TO_PORT.captures(statement) {
+        return Some(Replacement {
+            new: Some(c[2].to_string()),
+            old: Some(c[1].to_string()),
+            plain: false,
+        });
+    }
     if let Some(c) = FROM_OLD_TO_NEW
         .captures(statement)
         .or_else(|| REPLACED_BY.captures(statement))
@@ -593,6 +607,12 @@ mod tests {
             rep(Some("make local-run DATE="), "bin/run-local.sh")
         );
         assert_eq!(replacement("netlify is history"), rep(None, "netlify"));
+        let ssh = replacement("we moved ssh from port 22 to 2222 on all hosts last weekend")
+            .expect("a replacement");
+        assert_eq!(Some(ssh.clone()), rep(Some("2222"), "port 22"));
+        assert!(states_retired("all hosts use SSH on port 22.", &ssh));
+        assert!(!states_retired("SSH is on port 2222 (was port 22)", &ssh));
+        assert!(!states_retired("Ubuntu 22.04 on every host", &ssh));
         assert_eq!(
             replacement("new rule: no more redux toolkit for new state."),
             rep(None, "redux")
