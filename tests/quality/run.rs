@@ -1,14 +1,16 @@
 //! Runs the real `memkit` binary over a corpus as a new user would: default
 //! (heuristic) backends, a clean environment inside a work directory, and a
-//! config that only widens the age window so a month of history is eligible.
+//! config that only widens the age windows so two months of history are eligible.
 
 use super::generator::Written;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The config memkit runs with: everything default but the age window.
-const CONFIG: &str = "max_rollout_age_days = 60\n";
+/// The config memkit runs with: everything default but the age windows,
+/// which take in two months of history (extraction's and consolidation's:
+/// by default a memory no session has used for 30 days is left out).
+const CONFIG: &str = "max_rollout_age_days = 60\nmax_unused_days = 60\n";
 
 /// memkit pointed at one corpus, with its home in a work directory.
 pub struct Memkit {
