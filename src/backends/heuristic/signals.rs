@@ -660,7 +660,7 @@ static FEATURE_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A clause that points back at what came before it in the sentence.
 static REFERS_BACK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:that|this|it|the same|same)\s+(?:goes|applies|holds|counts|is the rule)\b")
+    Regex::new(r"(?i)^(?:(?:that|this|it|the same|same)\s+(?:goes|applies|holds|counts|is the rule)\b|(?:same as|like) (?:in )?(?:all|every|any)(?: of)? (?:my|our) (?:repos?|repositories|projects?|apps?|codebases?)\b|i want (?:that|this|it) (?:for|in|on) (?:every|all|each)\b)")
         .expect("valid regex")
 });
 
@@ -1771,7 +1771,8 @@ fn focus_clause(s: &str, at: usize) -> String {
         .strip_prefix("and ")
         .or_else(|| clause.strip_prefix("but "))
         .unwrap_or(clause);
-    // "X or nothing, and that goes for any task code": the clause points back.
+    // "X or nothing, and that goes for any task code", "add a changelog entry
+    // - same as in all my repos, …": the clause points back.
     if REFERS_BACK.is_match(clause) {
         return s.to_string();
     }
@@ -2244,6 +2245,23 @@ mod tests {
         assert_eq!(
             statements(&["format. fourmolu, not ormolu — config is fourmolu.yaml in root."]).len(),
             1
+        );
+        // A scope said after its object takes the object along.
+        assert_eq!(
+            statements(&[
+                "add a CHANGELOG.md entry under Unreleased - same as in all my repos, every user-facing change gets one"
+            ]),
+            [
+                "add a CHANGELOG.md entry under Unreleased - same as in all my repos, every user-facing change gets one"
+            ]
+        );
+        assert_eq!(
+            statements(&[
+                "also add a CHANGELOG.md entry under Unreleased - I want that for every user-facing change, in all my repos"
+            ]),
+            [
+                "add a CHANGELOG.md entry under Unreleased - I want that for every user-facing change, in all my repos"
+            ]
         );
         // "ever." belongs to the rule before it.
         assert_eq!(
