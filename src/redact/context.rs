@@ -549,15 +549,18 @@ pub(super) fn foreign_api_key(text: &[u8], hit: usize, hit_end: usize, out: &mut
 
 /// Whether the keyword at `start..end` is a piece of a random run of
 /// letters and digits (base64 holds "SENha" and "parola" by chance), not a
-/// word: the run around it has a digit, or mixes cases after its first
-/// letter. A compound ("Datenbankpasswort") and a shout ("PASSWORT") are words.
+/// word: letters or digits are glued before it, and a digit is among them
+/// or the keyword is written in mixed case ("ZhSENha"). A compound
+/// ("Datenbankpasswort", "AdminPasswort") and a shout ("PASSWORT") are words.
 pub(super) fn inside_random_run(text: &[u8], start: usize, end: usize) -> bool {
-    let from = super::lex::run_back(text, start, 128, |b| b.is_ascii_alphanumeric() || b >= 0x80);
-    let to = run(text, end, 128, |b| b.is_ascii_alphanumeric() || b >= 0x80);
-    let token = &text[from..to];
-    let rest = token.get(1..).unwrap_or_default();
-    token.iter().any(u8::is_ascii_digit)
-        || (rest.iter().any(u8::is_ascii_uppercase) && rest.iter().any(u8::is_ascii_lowercase))
+    let glued = super::lex::run_back(text, start, 128, |b| b.is_ascii_alphanumeric());
+    if glued == start {
+        return false;
+    }
+    let keyword = &text[start..end];
+    let rest = keyword.get(1..).unwrap_or_default();
+    let mixed = rest.iter().any(u8::is_ascii_uppercase) && rest.iter().any(u8::is_ascii_lowercase);
+    text[glued..start].iter().any(u8::is_ascii_digit) || mixed
 }
 
 /// "Das Passwort … lautet X", "mot de passe de la base de prod est X",

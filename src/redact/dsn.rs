@@ -62,8 +62,8 @@ pub(super) fn oracle_thin(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec
 }
 
 /// Oracle's Easy Connect with a login, `user/password@//host:port/service`,
-/// outside a JDBC URL or a command (keyword `@//` at `hit`): the token
-/// before the `@` is the login.
+/// wherever it stands (keyword `@//` at `hit`; inside a JDBC URL the thin
+/// rule finds the same password): the token before the `@` is the login.
 pub(super) fn ez_connect(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     let start = run_back(text, hit, 256, |b| !ends_dsn(b) && b != b':' && b != b'=');
     if let Some((s, e)) = oracle_login(text, start, hit + 1)

@@ -448,12 +448,12 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
     if is(last, "encrypt") && ws.len() == 1 {
         return Some(Kind::BareKey);
     }
-    // Duo's `SKEY` (the integration's secret key); a PKCS#12 bundle or key
-    // store carried in a variable (`P12_BASE64`, `KEYSTORE_B64`).
     // Bitwarden's CLI session key (`BW_SESSION`) unlocks the whole vault.
     if is(last, "session") && ws.len() == 2 && is(ws[0], "bw") {
         return Some(Kind::Secret);
     }
+    // Duo's `SKEY` (the integration's secret key); a PKCS#12 bundle or key
+    // store carried in a variable (`P12_BASE64`, `KEYSTORE_B64`).
     if is(last, "skey")
         || ws
             .iter()
@@ -1101,8 +1101,6 @@ fn table_row(text: &[u8], name_start: usize, name_end: usize, value_start: usize
     line_ends && at_line_start(text, name_start)
 }
 
-/// Whether only blanks (and the line numbers of `cat -n` or a file viewer,
-/// `  2→`) stand between `name_start` and the start of its line.
 /// A two-column table row, `NAME   value` alone on its line, the columns
 /// apart by two blanks or more (`pulumi config --show-secrets`, whose names
 /// carry the project: `api:dbPassword`): the value.
@@ -1114,9 +1112,12 @@ fn table_row_value(text: &[u8], name_start: usize, name_end: usize) -> Option<Va
     }
     let v = value_at(text, gap)?;
     let rest = skip_blanks(text, v.end);
-    (!v.quoted && matches!(text.get(rest), None | Some(b'\n' | b'\r'))).then_some(v)
+    (v.end > v.start && !v.quoted && matches!(text.get(rest), None | Some(b'\n' | b'\r')))
+        .then_some(v)
 }
 
+/// Whether only blanks (and the line numbers of `cat -n` or a file viewer,
+/// `  2→`) stand between `name_start` and the start of its line.
 fn at_line_start(text: &[u8], name_start: usize) -> bool {
     let mut i = name_start;
     loop {

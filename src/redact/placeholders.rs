@@ -299,19 +299,29 @@ pub(super) fn is_public(v: &[u8]) -> bool {
         "-----BEGIN CERTIFICATE",
         "-----BEGIN RSA PUBLIC",
         "-----BEGIN PGP PUBLIC",
-        // The same, base64 (a Kubernetes secret's `tls.crt`, `ca.crt`).
-        "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t",
-        "LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0",
         // A PostHog project key ships in the browser (`phx_` keys are secret).
         "phc_",
     ]
     .iter()
     .any(|p| v.starts_with(p.as_bytes()))
         || is_braintree_tokenization_key(v)
+        || is_base64_public_pem(v)
         || is_age_recipient(v)
         || is_evm_address(v)
         // A Datadog RUM client token (`pub` + 32 hex) ships in the browser.
         || (v.len() == 35 && v.starts_with(b"pub") && v[3..].iter().all(u8::is_ascii_hexdigit))
+}
+
+/// A certificate or public key in base64 (a Kubernetes secret's `tls.crt`):
+/// public, unless a private key is bundled in it (a combined `tls.pem`).
+fn is_base64_public_pem(v: &[u8]) -> bool {
+    const PREFIXES: [&[u8]; 2] = [
+        b"LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t",
+        b"LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0",
+    ];
+    PREFIXES.iter().any(|p| v.starts_with(p))
+        && super::codec::b64_decode_prefix(v, v.len())
+            .is_some_and(|pem| !super::lex::contains(&pem, b"PRIVATE KEY"))
 }
 
 /// A Braintree tokenization key (`production_` or `sandbox_`, 8 and 16

@@ -80,8 +80,8 @@ pub(super) const TRIGGERS: &[(&str, Printed)] = &[
     // `snyk config get api`: the stored API token.
     ("snyk config get api", Printed::Random),
     // `… | jq .apikey`, `jq -r .access_token`: a secret-named field's value.
-    ("jq .", Printed::Random),
-    ("jq -r .", Printed::Random),
+    ("jq .", Printed::Password),
+    ("jq -r .", Printed::Password),
     // "✔ Generated new API key" and the key on the next line.
     ("new api key", Printed::Random),
     // `cat ~/.vault-token`: the CLI's stored token (legacy `s.` ones too).

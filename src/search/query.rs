@@ -182,7 +182,7 @@ pub fn groups(question: &str) -> Vec<Group> {
     let mut out = Vec::new();
     let mut at = 0;
     while at < all.len() {
-        if let Some((len, entries)) = phrase_at(&stemmed[at..]) {
+        if let Some((len, entries)) = phrase_at(&all[at..]) {
             let phrase = all[at..at + len].join(" ");
             if seen.insert(stemmed[at..at + len].join(" ")) {
                 out.push(group_of(phrase, entries));
@@ -416,7 +416,8 @@ pub fn snippet(text: &str, groups: &[Group]) -> Option<String> {
     let terms: Vec<GroupTerms> = groups.iter().map(GroupTerms::of).collect();
     let body = indexed_body(text);
     let tokens: Vec<&str> = body.split_whitespace().collect();
-    let is_term = |w: &str| terms.iter().any(|g| g.names(&stem(w)));
+    // A phrase's small words ("in" of "log in") are not marked alone.
+    let is_term = |w: &str| !STOP_WORDS.contains(&w) && terms.iter().any(|g| g.names(&stem(w)));
     let marked: Vec<(String, bool)> = tokens.iter().map(|t| mark_words(t, is_term)).collect();
     let matched: Vec<bool> = marked.iter().map(|m| m.1).collect();
     let first = matched.iter().position(|m| *m)?;
@@ -551,6 +552,8 @@ mod tests {
                 .iter()
                 .any(|t| t == "husky")
         );
+        // An ending inside a phrase makes another word: "logging in prod".
+        assert_eq!(groups("logging in prod")[0].word, "logging");
     }
 
     #[test]

@@ -240,12 +240,20 @@ impl Splitter<'_> {
             if self.scope.task.is_some() {
                 // The task block: its heading with the keywords below it.
                 let end = section_end(lines, i);
+                // Every line of the keywords section (a long list wraps).
                 let keywords = lines[i + 1..=end]
                     .iter()
                     .position(|l| l.trim() == "### keywords")
-                    .and_then(|at| lines.get(i + 2 + at))
-                    .map(|k| k.trim())
-                    .unwrap_or("");
+                    .map(|at| {
+                        lines[i + 2 + at..=end]
+                            .iter()
+                            .map(|l| l.trim())
+                            .take_while(|l| heading(l).is_none())
+                            .filter(|l| !l.is_empty())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .unwrap_or_default();
                 let text = if keywords.is_empty() {
                     title.to_string()
                 } else {
@@ -555,7 +563,7 @@ mod tests {
     #[test]
     fn a_handbook_tasks_keywords_are_in_its_unit_and_nowhere_else() {
         let text = "# Task Group: /src/app\n\n## Task 1: Ship it, success\n### rollout_summary_files\n\
-                    - rollout_summaries/a.md (cwd=/src/app, thread_id=t1)\n### keywords\nfastlane, testflight\n\n\
+                    - rollout_summaries/a.md (cwd=/src/app, thread_id=t1)\n### keywords\n\nfastlane,\ntestflight\n\n\
                     ## Reusable knowledge\n- `make ship` works [Task 1]\n";
         let units = split(MEMORY_MD, text);
         let kinds: Vec<&str> = units.iter().map(|u| u.kind).collect();

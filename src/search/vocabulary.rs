@@ -177,9 +177,6 @@ pub const GROUPS: &[&[&str]] = &[
         "gitlab",
         "buildkite",
         "circleci",
-        "bitrise",
-        "job",
-        "check",
     ],
     &[
         "flaky",
@@ -264,18 +261,7 @@ pub const GROUPS: &[&[&str]] = &[
         "rustup",
         "rust-toolchain",
     ],
-    &[
-        "branch",
-        "git",
-        "checkout",
-        "rebase",
-        "trunk",
-        "main",
-        "ref",
-        "naming",
-        "prefix",
-        "feature branch",
-    ],
+    &["branch", "git", "checkout", "rebase", "trunk", "main"],
     &[
         "review",
         "pr",
@@ -310,11 +296,6 @@ pub const GROUPS: &[&[&str]] = &[
         "launchdarkly",
         "unleash",
         "rollout",
-        "switch",
-        "enabled",
-        "gate",
-        "remote config",
-        "launch",
     ],
     &[
         "benchmark",
@@ -412,12 +393,6 @@ pub const GROUPS: &[&[&str]] = &[
         "celery",
         "sidekiq",
         "cron",
-        "kafka",
-        "rabbitmq",
-        "sqs",
-        "pubsub",
-        "consumer",
-        "topic",
     ],
     &[
         "coverage",
@@ -442,19 +417,9 @@ pub const GROUPS: &[&[&str]] = &[
         "rule",
         "convention",
     ],
-    &[
-        "mock", "stub", "fake", "fixture", "mockgen", "mockery", "double", "spy", "mockk",
-        "mockito",
-    ],
+    &["mock", "stub", "fake", "fixture"],
     &["snapshot", "insta", "golden"],
-    &[
-        "seed",
-        "fixture",
-        "sample data",
-        "fixtures",
-        "factory",
-        "test data",
-    ],
+    &["seed", "fixture", "sample data"],
     &[
         "quality",
         "smell",
@@ -465,6 +430,17 @@ pub const GROUPS: &[&[&str]] = &[
         "warning",
         "sonar",
     ],
+    &[
+        "feature flag",
+        "flag",
+        "toggle",
+        "switch",
+        "enabled",
+        "gate",
+        "remote config",
+        "launch",
+    ],
+    &["branch", "ref", "naming", "prefix", "feature branch"],
     &[
         "load test",
         "load",
@@ -548,6 +524,9 @@ pub const GROUPS: &[&[&str]] = &[
         "redelivery",
         "webhook",
         "replay",
+    ],
+    &[
+        "mock", "mockgen", "mockery", "double", "stub", "fake", "spy", "mockk", "mockito",
     ],
     &["font", "typeface", "glyph", "webfont"],
     &[
@@ -733,7 +712,6 @@ pub const GROUPS: &[&[&str]] = &[
         "owner",
         "reviewer",
         "lgtm",
-        "okay",
         "sign-off",
         "signoff",
     ],
@@ -777,9 +755,13 @@ pub const GROUPS: &[&[&str]] = &[
         "argo",
     ],
     &[
+        "queue", "kafka", "rabbitmq", "sqs", "pubsub", "consumer", "topic",
+    ],
+    &[
         "payment", "charge", "stripe", "checkout", "purchase", "billing", "invoice",
     ],
     &["customer", "user", "client", "account", "tenant"],
+    &["seed", "fixtures", "sample data", "factory", "test data"],
     &["memory", "leak", "oom", "heap"],
     &["timezone", "utc", "time zone", "clock", "date"],
     &["encoding", "utf-8", "unicode", "charset"],
@@ -790,7 +772,6 @@ pub const GROUPS: &[&[&str]] = &[
         "import error",
         "pythonpath",
         "src layout",
-        "adopt",
     ],
     &[
         "local",
@@ -801,6 +782,15 @@ pub const GROUPS: &[&[&str]] = &[
         "machine",
     ],
     &["production", "prod", "live", "real", "customers"],
+    &[
+        "ci",
+        "pipeline",
+        "bitrise",
+        "github actions",
+        "workflow",
+        "job",
+        "check",
+    ],
     &["pre-commit", "hook", "husky", "lefthook", "git hook"],
     &["search", "grep", "rg", "ripgrep", "find"],
     &[
@@ -1188,7 +1178,8 @@ pub const GROUPS: &[&[&str]] = &[
 ];
 
 /// The groups indexed for look-up: each single-word entry's [`stem`] and
-/// each multi-word entry's stems, with the groups they are in.
+/// each multi-word entry's words (lower case, the last one stemmed), with
+/// the groups they are in.
 struct Index {
     words: HashMap<String, Vec<usize>>,
     phrases: Vec<(Vec<String>, Vec<usize>)>,
@@ -1201,7 +1192,7 @@ fn index() -> &'static Index {
         let mut phrases: Vec<(Vec<String>, Vec<usize>)> = Vec::new();
         for (n, group) in GROUPS.iter().enumerate() {
             for entry in *group {
-                let stems = entry_stems(entry);
+                let stems = entry_words(entry);
                 let slot = match stems.as_slice() {
                     [] => continue,
                     [one] => words.entry(one.clone()).or_default(),
@@ -1222,14 +1213,19 @@ fn index() -> &'static Index {
     })
 }
 
-/// An entry's words (split as a question is: on anything but letters and
-/// digits), each [`stem`]med.
-fn entry_stems(entry: &str) -> Vec<String> {
-    entry
+/// An entry's words, split as a question is (on anything but letters and
+/// digits) and lower-cased, the last one [`stem`]med: a phrase takes an
+/// ending only at its end ("static checks"; "logging in" is not "log in").
+fn entry_words(entry: &str) -> Vec<String> {
+    let mut words: Vec<String> = entry
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(stem)
-        .collect()
+        .map(str::to_lowercase)
+        .collect();
+    if let Some(last) = words.last_mut() {
+        *last = stem(last);
+    }
+    words
 }
 
 /// Every entry of the groups numbered `groups`, each once.
@@ -1251,14 +1247,21 @@ pub fn synonyms(word: &str) -> Vec<&'static str> {
         .map_or_else(Vec::new, |groups| entries_of(groups))
 }
 
-/// The longest multi-word entry that `stems` (a question's stemmed words)
-/// starts with: how many words it takes, and every entry of the groups it
-/// is in ("static analysis" in "static analysis tool" names the linters).
-pub fn phrase_at(stems: &[String]) -> Option<(usize, Vec<&'static str>)> {
+/// The longest multi-word entry that `words` (a question's lower-case
+/// words) starts with: how many words it takes, and every entry of the
+/// groups it is in ("static analysis" in "static analysis tool" names the
+/// linters).
+pub fn phrase_at(words: &[String]) -> Option<(usize, Vec<&'static str>)> {
+    let starts = |phrase: &[String]| {
+        let n = phrase.len();
+        words.len() >= n
+            && words[..n - 1] == phrase[..n - 1]
+            && stem(&words[n - 1]) == phrase[n - 1]
+    };
     index()
         .phrases
         .iter()
-        .filter(|(phrase, _)| stems.starts_with(phrase))
+        .filter(|(phrase, _)| starts(phrase))
         .max_by_key(|(phrase, _)| phrase.len())
         .map(|(phrase, groups)| (phrase.len(), entries_of(groups)))
 }

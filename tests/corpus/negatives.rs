@@ -1564,5 +1564,8 @@ fn printed_and_public_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
             "base64",
             format!("data: {}ZhSENhawp2eW5R{}", rng.string(B64, 40), rng.string(B64, 40)),
         ),
+        // A secret's name with blanks and nothing after it (Markdown's hard
+        // line break) is no table row.
+        ("prose", "Token  \nrefresh it tomorrow\n".to_string()),
     ]
 }

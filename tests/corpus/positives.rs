@@ -4241,6 +4241,19 @@ fn printed_and_tabled(rng: &mut Rng, out: &mut Vec<Positive>) {
         format!("$ sudo cloudflared service install {tunnel}\nINF Installed cloudflared service"),
         vec![tunnel],
     );
+    let bundle = base64(
+        format!(
+            "-----BEGIN CERTIFICATE-----\nMIIB{}\n-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----\nMIIE{}\n-----END PRIVATE KEY-----\n",
+            rng.string(B64, 64),
+            rng.string(B64, 64)
+        )
+        .as_bytes(),
+    );
+    push(
+        "k8s_pem_bundle",
+        format!("$ kubectl get secret edge -o jsonpath=\"{{.data.tls\\.pem}}\"\n{bundle}\n"),
+        vec![bundle],
+    );
     let bw = format!("{}==", rng.string(B64, 86));
     push(
         "bw_session",

@@ -373,6 +373,10 @@ fn retire(
             return false;
         }
         let clauses: Vec<&str> = e.text.split("; ").collect();
+        // A `code span` cut in two is no clause.
+        if clauses.iter().any(|c| c.matches('`').count() % 2 == 1) {
+            return false;
+        }
         let kept: Vec<&str> = clauses
             .iter()
             .copied()

@@ -31,9 +31,10 @@ static FROM_OLD_TO_NEW: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// "we moved ssh from port 22 to 2222": (old, new), the old one with its
-/// word (`port 22`: a bare `22` is in dates and versions too).
+/// word (`port 22`: a bare `22` is in dates and versions too). A verb of
+/// change comes first: "nginx redirects from port 80 to 443" moves nothing.
 static FROM_PORT_TO_PORT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bfrom\s+(port\s+:?\d{2,5})\s+to\s+(?:port\s+)?:?(\d{2,5})\b")
+    Regex::new(r"(?i)\b(?:mov|switch|migrat|chang)\w*\s+(?:[\w-]+\s+){0,3}?from\s+(port\s+:?\d{2,5})\s+to\s+(?:port\s+)?:?(\d{2,5})\b")
         .expect("valid regex")
 });
 
@@ -613,6 +614,7 @@ mod tests {
         assert!(states_retired("all hosts use SSH on port 22.", &ssh));
         assert!(!states_retired("SSH is on port 2222 (was port 22)", &ssh));
         assert!(!states_retired("Ubuntu 22.04 on every host", &ssh));
+        assert_eq!(replacement("nginx redirects from port 80 to 443"), None);
         assert_eq!(
             replacement("new rule: no more redux toolkit for new state."),
             rep(None, "redux")
