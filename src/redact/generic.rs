@@ -671,9 +671,6 @@ fn value_after(
         return (ends && super::entropy::looks_random(&text[v.start..v.end]))
             .then_some((v, Sep::Tight));
     }
-    if let Some(v) = table_row_value(text, name_start, name_end) {
-        return Some((v, Sep::Blank));
-    }
     let mut i = name_end;
     let slashes = run(text, i, 8, |b| b == b'\\') - i;
     let name_quoted = matches!(text.get(i + slashes), Some(b'"' | b'\''));
@@ -1085,8 +1082,9 @@ fn config_line(text: &[u8], name_start: usize, name_end: usize) -> bool {
         && super::entropy::looks_random(&text[start..end])
 }
 
-/// A row of a two-column table (`vault kv get`'s `Key  Value`): the name
-/// first on its line, two blanks or more, then the value, alone.
+/// A row of a two-column table (`vault kv get`'s `Key  Value`; `pulumi
+/// config --show-secrets`, whose keys carry the project: `api:dbPassword`):
+/// the key first on its line, two blanks or more, then the value, alone.
 fn table_row(text: &[u8], name_start: usize, name_end: usize, value_start: usize) -> bool {
     if value_start < name_end + 2 || !text[name_end..value_start].iter().all(|&b| b == b' ') {
         return false;
@@ -1098,22 +1096,8 @@ fn table_row(text: &[u8], name_start: usize, name_end: usize, value_start: usize
     let line_ends = rest >= text.len()
         || matches!(text[rest], b'\n' | b'\r' | b'"')
         || (text[rest] == b'\\' && matches!(text.get(rest + 1), Some(b'n' | b'r' | b'"')));
-    line_ends && at_line_start(text, name_start)
-}
-
-/// A two-column table row, `NAME   value` alone on its line, the columns
-/// apart by two blanks or more (`pulumi config --show-secrets`, whose names
-/// carry the project: `api:dbPassword`): the value.
-fn table_row_value(text: &[u8], name_start: usize, name_end: usize) -> Option<Value> {
     let key_start = run_back(text, name_start, 64, |b| name_byte(b) || b == b':');
-    let gap = skip_blanks(text, name_end);
-    if gap < name_end + 2 || !at_line_start(text, key_start) {
-        return None;
-    }
-    let v = value_at(text, gap)?;
-    let rest = skip_blanks(text, v.end);
-    (v.end > v.start && !v.quoted && matches!(text.get(rest), None | Some(b'\n' | b'\r')))
-        .then_some(v)
+    line_ends && at_line_start(text, key_start)
 }
 
 /// Whether only blanks (and the line numbers of `cat -n` or a file viewer,
