@@ -262,12 +262,7 @@ fn fits_here(text: &[u8], hit: usize, hit_end: usize, i: usize) -> bool {
                 )
         }
         // The field `jq` prints must be a secret's (`.apikey`, `.IAMToken`).
-        "jq ." | "jq -r ." => {
-            let end = run(text, hit_end, 64, |b| {
-                b.is_ascii_alphanumeric() || b == b'_'
-            });
-            end > hit_end && super::generic::classify(&text[hit_end..end]).is_some()
-        }
+        "jq ." | "jq -r ." => names_a_secret_at(text, hit_end),
         // The variable printed must be a secret's.
         "printenv " | "echo $" | "echo \"$" | "echo \\" => {
             let start = run(text, hit_end, 8, |b| {
@@ -276,11 +271,17 @@ fn fits_here(text: &[u8], hit: usize, hit_end: usize, i: usize) -> bool {
             if trigger == "echo \\" && text.get(start.wrapping_sub(1)) != Some(&b'$') {
                 return false;
             }
-            let end = run(text, start, 64, |b| b.is_ascii_alphanumeric() || b == b'_');
-            end > start && super::generic::classify(&text[start..end]).is_some()
+            names_a_secret_at(text, start)
         }
         _ => true,
     }
+}
+
+/// Whether the identifier starting at `start` (`DB_PASSWORD`, `apikey`) is
+/// a secret's name.
+fn names_a_secret_at(text: &[u8], start: usize) -> bool {
+    let end = run(text, start, 64, |b| b.is_ascii_alphanumeric() || b == b'_');
+    end > start && super::generic::classify(&text[start..end]).is_some()
 }
 
 /// Extra conditions some triggers have on their command line.
