@@ -365,7 +365,7 @@ fn retire(
         let at = newest(e);
         let applies = |r: &&Retirement| r.statement != e.text && at <= r.at;
         let live: Vec<&Retirement> = retirements.iter().filter(applies).collect();
-        if !live.iter().any(|r| retires(&e.text, r)) {
+        if !retired_by_any(&e.text, &live) {
             return true;
         }
         // A failure and its fix are one lesson: never split.
@@ -380,7 +380,7 @@ fn retire(
         let kept: Vec<&str> = clauses
             .iter()
             .copied()
-            .filter(|c| !live.iter().any(|r| retires(c, r)))
+            .filter(|c| !retired_by_any(c, &live))
             .collect();
         if kept.is_empty() || kept.len() == clauses.len() {
             return false;
@@ -394,25 +394,27 @@ fn retire(
     });
 }
 
-/// Whether `text` states what `r` retired (and is not itself a statement
-/// of the same replacement).
-fn retires(text: &str, r: &Retirement) -> bool {
+/// Whether `text` states what any of `retirements` retired (and is not
+/// itself a statement of the same replacement).
+fn retired_by_any(text: &str, retirements: &[&Retirement]) -> bool {
     // A statement retiring the same value says the same thing.
     let mine = replacement(text);
     let own = mine
         .as_ref()
         .and_then(|m| m.old.as_ref().map(|o| o.to_lowercase()));
-    let same_old = own.is_some() && own == r.by.old.as_ref().map(|o| o.to_lowercase());
-    // "flyway is deprecated for us" beside "we dropped flyway, migrations
-    // are Atlas now": the one that names the new value says it all.
-    let said_better =
-        mine.as_ref().is_some_and(|m| m.new.is_none()) && r.by.new.is_some() && same_old;
-    // "`pytest -q` failed …; `uv run pytest -q` worked instead" is the
-    // lesson behind "plain pytest doesn't see the package", not against it.
     let fix = text.split('`').nth(3);
-    let fixed_by_runner =
-        text.contains("` failed (") && fix.is_some_and(|f| runs_plain_old(f, &r.by));
-    !fixed_by_runner && ((states_retired(text, &r.by) && !same_old) || said_better)
+    retirements.iter().any(|r| {
+        let same_old = own.is_some() && own == r.by.old.as_ref().map(|o| o.to_lowercase());
+        // "flyway is deprecated for us" beside "we dropped flyway, migrations
+        // are Atlas now": the one that names the new value says it all.
+        let said_better =
+            mine.as_ref().is_some_and(|m| m.new.is_none()) && r.by.new.is_some() && same_old;
+        // "`pytest -q` failed …; `uv run pytest -q` worked instead" is the
+        // lesson behind "plain pytest doesn't see the package", not against it.
+        let fixed_by_runner =
+            text.contains("` failed (") && fix.is_some_and(|f| runs_plain_old(f, &r.by));
+        !fixed_by_runner && ((states_retired(text, &r.by) && !same_old) || said_better)
+    })
 }
 
 /// Drops commands a replacement retired: knowledge whose command, or a
