@@ -182,7 +182,7 @@ pub fn groups(question: &str) -> Vec<Group> {
     let mut out = Vec::new();
     let mut at = 0;
     while at < all.len() {
-        if let Some((len, entries)) = phrase_at(&all[at..]) {
+        if let Some((len, entries)) = phrase_at(&all[at..], &stemmed[at..]) {
             let phrase = all[at..at + len].join(" ");
             if seen.insert(stemmed[at..at + len].join(" ")) {
                 out.push(group_of(phrase, entries));
@@ -190,9 +190,9 @@ pub fn groups(question: &str) -> Vec<Group> {
             at += len;
             continue;
         }
-        let word = &all[at];
+        let (word, stemmed) = (&all[at], &stemmed[at]);
         at += 1;
-        if STOP_WORDS.contains(&word.as_str()) || !seen.insert(stem(word)) {
+        if STOP_WORDS.contains(&word.as_str()) || !seen.insert(stemmed.clone()) {
             continue;
         }
         out.push(group_of(word.clone(), synonyms(word)));

@@ -1217,11 +1217,7 @@ fn index() -> &'static Index {
 /// digits) and lower-cased, the last one [`stem`]med: a phrase takes an
 /// ending only at its end ("static checks"; "logging in" is not "log in").
 fn entry_words(entry: &str) -> Vec<String> {
-    let mut words: Vec<String> = entry
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    let mut words: Vec<String> = super::query::words(entry).collect();
     if let Some(last) = words.last_mut() {
         *last = stem(last);
     }
@@ -1248,15 +1244,13 @@ pub fn synonyms(word: &str) -> Vec<&'static str> {
 }
 
 /// The longest multi-word entry that `words` (a question's lower-case
-/// words) starts with: how many words it takes, and every entry of the
-/// groups it is in ("static analysis" in "static analysis tool" names the
-/// linters).
-pub fn phrase_at(words: &[String]) -> Option<(usize, Vec<&'static str>)> {
+/// words, with their [`stem`]s in `stems`) starts with: how many words it
+/// takes, and every entry of the groups it is in ("static analysis" in
+/// "static analysis tool" names the linters).
+pub fn phrase_at(words: &[String], stems: &[String]) -> Option<(usize, Vec<&'static str>)> {
     let starts = |phrase: &[String]| {
         let n = phrase.len();
-        words.len() >= n
-            && words[..n - 1] == phrase[..n - 1]
-            && stem(&words[n - 1]) == phrase[n - 1]
+        words.len() >= n && words[..n - 1] == phrase[..n - 1] && stems[n - 1] == phrase[n - 1]
     };
     index()
         .phrases
