@@ -208,7 +208,7 @@ pub(crate) fn described_fixes(events: &[&Event], fixes: &[FailureFix]) -> Vec<St
             }
             continue;
         }
-        for sentence in super::signals::prose(&m.text) {
+        for sentence in super::signals::prose(&without_links(&m.text)) {
             let sentence = sentence.replace('\u{2019}', "'");
             let spans = sentence.split('`').skip(1).step_by(2).count();
             let says = FAILED.is_match(&sentence)
@@ -253,19 +253,46 @@ fn told_fix(reply: &str) -> Option<String> {
         Regex::new(r"(?i)\b(?:passes|pass|passed|works|worked|succeeds?|succeeded|finishes|finished|completes|completed|builds|green|runs? clean|runs? through|went through)\b")
             .expect("valid regex")
     });
-    let sentences = super::signals::prose(reply);
+    let sentences = super::signals::prose(&without_links(reply));
     let failed = sentences.iter().position(|s| FAILURE.is_match(s))?;
     let change = failed
         + 1
         + sentences[failed + 1..]
             .iter()
-            .position(|s| CHANGE.is_match(s) && s.contains('`'))?;
+            .position(|s| made_a_change(&CHANGE, s) && s.contains('`'))?;
     if !sentences[change..].iter().any(|s| WORKED.is_match(s)) {
         return None;
     }
     let cause = sentences[failed].split(": ").next().unwrap_or("");
     let cause = one_line(cause.trim_end_matches('.'), 79);
     Some(one_line(&format!("{cause} → {}", sentences[change]), 199))
+}
+
+/// Whether `sentence` says the agent changed something: a change verb that
+/// is not a condition, a state or an adjective ("uses `X` if set", "is
+/// already installed", "your installed `entire`").
+fn made_a_change(change: &Regex, sentence: &str) -> bool {
+    const NOT_DONE: [&str; 14] = [
+        "if", "when", "unless", "is", "are", "be", "not", "already", "your", "the", "a", "an",
+        "my", "our",
+    ];
+    change.find_iter(sentence).any(|m| {
+        let before = sentence[..m.start()].trim_end();
+        let word = before
+            .rsplit(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or("");
+        !NOT_DONE.iter().any(|w| word.eq_ignore_ascii_case(w))
+    })
+}
+
+/// `text` with Markdown links reduced to their labels: an agent's
+/// "[hooks_test.go](/Users/…/hooks_test.go:132)" is "hooks_test.go" in memory,
+/// so a shortened line never ends inside a machine path.
+fn without_links(text: &str) -> std::borrow::Cow<'_, str> {
+    static LINK: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\[([^\]\n]+)\]\([^)\s]+\)").expect("valid regex"));
+    LINK.replace_all(text, "$1")
 }
 
 /// A command that worked, with what it is for.
@@ -1440,6 +1467,17 @@ mod tests {
         assert_eq!(
             fixes[0].fixed,
             "GKSwstype=100 julia --project=docs docs/make.jl"
+        );
+    }
+
+    #[test]
+    fn a_condition_is_not_a_fix_and_links_keep_their_labels() {
+        // From a real Codex reply: two findings of a list, not a failure and its fix.
+        let reply = "The golden string in [hooks_test.go](/Users/dev/agents/pi/hooks_test.go:132) was not updated, so `TestGenerateExtension` fails.\n\n2. E2E setup is using the wrong `entire` binary.\n   The harness uses `E2E_ENTIRE_BIN` if set, otherwise whatever `entire` is already on `PATH`. Your installed `entire` binary is too old. After that the unit tests pass.";
+        assert_eq!(told_fix(reply), None);
+        assert_eq!(
+            told_fix("`make e2e` failed in [e2e.go](/Users/dev/e2e/e2e.go:11): no binary. I set `E2E_BIN` to the local build and the suite passes.").as_deref(),
+            Some("`make e2e` failed in e2e.go → I set `E2E_BIN` to the local build and the suite passes.")
         );
     }
 
