@@ -639,7 +639,8 @@ fn projects_sentence(d: &Digest) -> String {
     )
 }
 
-/// The programs named in commands that worked or failed, by sessions.
+/// The programs named in commands that worked or failed in two or more
+/// sessions, by sessions.
 fn tools_sentence(d: &Digest) -> Option<String> {
     let mut counts: Vec<(String, usize)> = Vec::new();
     for s in &d.sessions {
@@ -659,6 +660,8 @@ fn tools_sentence(d: &Digest) -> Option<String> {
             }
         }
     }
+    // A program seen in one session does not recur.
+    counts.retain(|(_, n)| *n >= 2);
     if counts.is_empty() {
         return None;
     }
@@ -679,7 +682,10 @@ fn program(bullet: &str) -> Option<String> {
     let quoted = bullet.split('`').nth(1)?;
     let first = quoted.split_whitespace().next()?;
     let name = first.rsplit('/').next().unwrap_or(first);
+    // An upper-case name alone (`E2E_ENTIRE_BIN`) is a variable, not a program.
+    let variable = name.chars().all(|c| !c.is_ascii_lowercase());
     let plausible = !name.is_empty()
+        && !variable
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
@@ -748,6 +754,17 @@ mod tests {
              ### /w/shop\n#### 2023-11-14\n- fix login: fix login, tests\n"
         ), "{s}");
         assert!(!s.contains("Older Memory Topics"));
+    }
+
+    #[test]
+    fn a_variable_is_not_a_program() {
+        assert_eq!(program("`cargo test` works").as_deref(), Some("cargo"));
+        assert_eq!(
+            program("`/usr/bin/make -j4` works").as_deref(),
+            Some("make")
+        );
+        assert_eq!(program("The harness uses `E2E_ENTIRE_BIN` if set"), None);
+        assert_eq!(program("`RUST_LOG=debug cargo run` works"), None);
     }
 
     #[test]
