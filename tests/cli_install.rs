@@ -15,6 +15,23 @@ fn with_memory(env: &TestEnv) {
     env.ok(&["run"]);
 }
 
+/// A memory whose summary is long enough that leaving some of its lines out
+/// makes room for the note that says so.
+fn with_long_memory(env: &TestEnv) {
+    env.write_codex_session(
+        &thread_id(1),
+        &[
+            "Always run the tests with pnpm, never npm.",
+            "From now on never commit generated files under dist/.",
+            "In this repo always format with prettier before committing.",
+            "Always write commit messages in the imperative mood.",
+            "Never add a dependency without asking me first.",
+            "Always keep the changelog updated under Unreleased.",
+        ],
+    );
+    env.ok(&["run"]);
+}
+
 fn read(path: &std::path::Path) -> String {
     std::fs::read_to_string(path).unwrap()
 }
@@ -93,7 +110,7 @@ fn codex_block_round_trip_keeps_the_users_text_and_follows_consolidations() {
 #[test]
 fn codex_block_is_cut_to_the_instruction_budget_and_says_so() {
     let env = TestEnv::new();
-    with_memory(&env);
+    with_long_memory(&env);
     let agents = env.codex_home.join("AGENTS.md");
     env.ok(&["install", "codex"]);
     let block = read(&agents).len();
@@ -126,6 +143,25 @@ fn codex_block_is_cut_to_the_instruction_budget_and_says_so() {
         doctor.contains("warn codex_read_path:") && doctor.contains("left out"),
         "{doctor}"
     );
+}
+
+#[test]
+fn codex_block_that_cannot_fit_at_all_is_refused_and_nothing_is_written() {
+    let env = TestEnv::new();
+    with_memory(&env);
+    let agents = env.codex_home.join("AGENTS.md");
+    let user = "- house rule of this team, kept by hand\n".repeat(32 * 1024 / 40);
+    std::fs::write(&agents, &user).unwrap();
+    let out = env.run(&["install", "codex"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("AGENTS.md")
+            && err.contains("does not fit")
+            && err.contains("nothing was written"),
+        "{err}"
+    );
+    assert_eq!(read(&agents), user, "the user's file is untouched");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use super::block;
 use super::{Agent, BlockSource, Fit, ReadPath};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::readpath::inject::{Limit, Measure};
 use std::path::{Path, PathBuf};
 
@@ -53,8 +53,20 @@ impl MarkdownReadPath {
             let body = rendered.text.trim_end();
             let over =
                 (taken + block::written_len(current, body)).saturating_sub(file_limit.max_bytes);
-            if over == 0 || max == 0 {
+            if over == 0 {
                 return Ok((body.to_string(), rendered.left_out));
+            }
+            if max == 0 {
+                // Even the instructions without a line of the summary are too
+                // long: written anyway, the agent would cut the block's end.
+                return Err(Error::failed(format!(
+                    "{}: the memory block does not fit {}: the file's own text takes {taken} of \
+                     {} bytes and the block needs {} more; nothing was written (shorten the file)",
+                    self.path.display(),
+                    file_limit.name,
+                    file_limit.max_bytes,
+                    over
+                )));
             }
             max = max.saturating_sub(over);
         }
