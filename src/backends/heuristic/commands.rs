@@ -178,7 +178,7 @@ fn quoted_commands(text: &str) -> Vec<&str> {
 /// commands themselves do not show, at most three, dangerous text dropped.
 pub(crate) fn described_fixes(events: &[&Event], fixes: &[FailureFix]) -> Vec<String> {
     static FAILED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:failed|fails|died|dies|errored|broke|crashed|refused|choked)\b")
+        Regex::new(r"(?i)\b(?:failed|fails|died|dies|errored|broke|crashed|refused|choked|(?:couldn'?t|could not|can'?t|cannot) (?:find|resolve|locate|load|reach|connect))\b")
             .expect("valid regex")
     });
     static FIXED: LazyLock<Regex> = LazyLock::new(|| {
@@ -768,8 +768,12 @@ fn prerequisite_step(failed: &ShellRun, later: &[&ShellRun], told: &[Told]) -> O
             .collect()
     };
     let failed_start = start(failed);
+    // A chain that runs the failed command after other steps (`sbt
+    // scalafmtAll && sbt scalafmtCheckAll`) is a retry too.
+    let chained_at = |r: &ShellRun| r.steps.iter().skip(1).position(|s| normalise(s) == core);
     let is_retry = |r: &ShellRun| {
         r.core.as_deref().map(normalise).as_deref() == Some(core.as_str())
+            || chained_at(r).is_some()
             || (!failed_start.is_empty() && {
                 let theirs = start(r);
                 theirs.len() >= failed_start.len().min(2)
@@ -797,6 +801,13 @@ fn prerequisite_step(failed: &ShellRun, later: &[&ShellRun], told: &[Told]) -> O
             )
         })
     };
+    // What the retry chain runs before the failed command is what fixed it.
+    let chained = chained_at(window[retry])
+        .map(|k| window[retry].steps[..=k].join(" && "))
+        .filter(|c| c.chars().count() <= MAX_FIX_CHARS);
+    if chained.is_some() {
+        return chained;
+    }
     // The last such command before the retry is the one that fixed it.
     let step = window[..retry]
         .iter()
@@ -1052,12 +1063,17 @@ mod tests {
                 "The RPC context succeeded; I\u{2019}m rerunning the failed `search` so the record is clean.",
             ),
             say("`mise run test:all` therefore still fails here because it includes `test:e2e`."),
+            say(
+                "Added the endpoint. Hatch couldn't find Python 3.12 at first; `hatch python install 3.12` fixed the env.",
+            ),
+            say("I couldn't find `config.yml`, so I read the defaults instead."),
         ];
         let refs: Vec<&Event> = events.iter().collect();
         assert_eq!(
             described_fixes(&refs, &[]),
             [
-                "Plain `sbt test` died with `java.lang.OutOfMemoryError: Metaspace`; setting `SBT_OPTS=\"-Xmx4G\"` and re-running fixed it."
+                "Plain `sbt test` died with `java.lang.OutOfMemoryError: Metaspace`; setting `SBT_OPTS=\"-Xmx4G\"` and re-running fixed it.",
+                "Hatch couldn't find Python 3.12 at first; `hatch python install 3.12` fixed the env."
             ]
         );
     }
@@ -1449,6 +1465,20 @@ mod tests {
             told_fix("I added `--json`; the tests pass."),
             None,
             "nothing failed"
+        );
+        let formatted_first = [
+            call(
+                "sbt scalafmtCheckAll",
+                1,
+                "[error] 1 file is not formatted\n",
+            ),
+            call("sbt scalafmtAll && sbt scalafmtCheckAll", 0, "[success]\n"),
+        ];
+        let fixes = failure_fixes(&shell_runs(formatted_first.iter()), &[]);
+        assert_eq!(fixes.len(), 1);
+        assert_eq!(
+            (fixes[0].fixed.as_str(), fixes[0].prerequisite),
+            ("sbt scalafmtAll", true)
         );
         let headless = [
             call(

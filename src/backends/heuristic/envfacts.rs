@@ -218,6 +218,9 @@ pub(crate) fn environment_facts(
         if let Some(fact) = required_version(&run.output) {
             push(fact);
         }
+        if let Some(fact) = selected_version(run) {
+            push(fact);
+        }
     }
     for call in events.iter().filter_map(|e| match e {
         Event::ToolCall(c) => Some(c),
@@ -402,6 +405,56 @@ fn in_home(path: &str) -> std::borrow::Cow<'_, str> {
     HOME.replace(path, "~/")
 }
 
+/// "the project requires flutter 3.24.5 (`fvm use 3.24.5`)": a version
+/// manager that pinned or installed a version for this project, and worked.
+/// Machine-wide choices (`fvm global`, `nvm alias default`) are not the
+/// project's.
+fn selected_version(run: &ShellRun) -> Option<String> {
+    static VERSION: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^v?\d+(?:\.\d+)*(?:[-+][\w.]+)?$").expect("valid regex"));
+    if run.status != Status::Ok {
+        return None;
+    }
+    let command = segments(&run.command)
+        .into_iter()
+        .find(|s| !s.starts_with("cd "))?;
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let version_at = |i: usize| words.get(i).filter(|w| VERSION.is_match(w));
+    // `mise use node@20`, `volta pin node@20.11.1`, `corepack use pnpm@9.1.0`.
+    let at_pinned = |i: usize| {
+        let (tool, version) = words.get(i)?.split_once('@')?;
+        VERSION
+            .is_match(version)
+            .then(|| (tool.to_ascii_lowercase(), version))
+    };
+    let (tool, version): (String, &str) = match words.as_slice() {
+        ["fvm", "use" | "install", ..] => ("flutter".into(), version_at(2)?),
+        ["nvm" | "fnm", "use" | "install", ..] => ("node".into(), version_at(2)?),
+        ["pyenv", "local" | "install", ..] => ("python".into(), version_at(2)?),
+        ["rbenv", "local" | "install", ..] => ("ruby".into(), version_at(2)?),
+        ["goenv", "local" | "install", ..] => ("go".into(), version_at(2)?),
+        ["jenv", "local", ..] => ("java".into(), version_at(2)?),
+        ["uv" | "hatch" | "rye", "python", "pin" | "install", ..] => {
+            ("python".into(), version_at(3)?)
+        }
+        ["rustup", "override", "set", ..] => ("rust".into(), version_at(3)?),
+        ["sdk", "use" | "install", tool, ..] => (tool.to_ascii_lowercase(), version_at(3)?),
+        ["asdf", "local" | "set" | "install", tool, ..] => {
+            (tool.to_ascii_lowercase(), version_at(3)?)
+        }
+        ["mise", "use", ..] | ["volta", "pin", ..] | ["corepack", "use", ..] => at_pinned(2)?,
+        _ => return None,
+    };
+    let tool = if tool == "nodejs" {
+        "node".into()
+    } else {
+        tool
+    };
+    Some(format!(
+        "the project requires {tool} {version} (`{command}`)"
+    ))
+}
+
 /// "requires node >=20" from an engine or toolchain error.
 fn required_version(output: &str) -> Option<String> {
     let c = REQUIRED_VERSION.captures(output)?;
@@ -575,6 +628,31 @@ mod tests {
             })
             .collect();
         environment_facts(&events.iter().collect::<Vec<_>>(), &runs, &turns)
+    }
+
+    #[test]
+    fn a_version_manager_that_pinned_the_projects_version_is_a_requirement() {
+        let run = |cmd: &str, exit: i64| call("exec_command", cmd, exit, "ok");
+        let events = [
+            run("fvm use 3.24.5", 0),
+            run("cd api && hatch python install 3.12", 0),
+            run("mise use node@20.11.1", 0),
+            run("sdk use java 21.0.2-tem", 0),
+            run("nvm use 22", 1),
+            run("fvm global 3.19.6", 0),
+            run("mise use -g node@22", 0),
+            run("pyenv local", 0),
+        ];
+        let found = facts(&events, &[]);
+        assert_eq!(
+            found,
+            [
+                "the project requires flutter 3.24.5 (`fvm use 3.24.5`)",
+                "the project requires python 3.12 (`hatch python install 3.12`)",
+                "the project requires node 20.11.1 (`mise use node@20.11.1`)",
+                "the project requires java 21.0.2-tem (`sdk use java 21.0.2-tem`)",
+            ]
+        );
     }
 
     #[test]
