@@ -478,7 +478,7 @@ static BARE_PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A sentence that only confirms the one before it as a rule.
 static KEEP_IT_ALONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:and\s+|please\s+)?(?:keep it (?:like that|that way|this way|like this)|that'?s the (?:rule|convention)(?: everywhere| here)?(?: (?:under|in) [\w./-]+)?|thats the (?:rule|convention)(?: everywhere| here)?(?: (?:under|in) [\w./-]+)?|always do it (?:like that|that way)|remember (?:that|this)|keep (?:that|this) in mind|note (?:that|this) down)(?: (?:going forward|from now on|in (?:the )?future|next time))?(?:[,;]\s*(?:it'?s|it has|that'?s|this has|it)\b[^`]{0,40})?[.!]*$")
+    Regex::new(r"(?i)^(?:and\s+|please\s+)?(?:keep it (?:like that|that way|this way|like this)|that'?s the (?:rule|convention)(?: everywhere| here)?(?: (?:under|in) [\w./-]+)?|thats the (?:rule|convention)(?: everywhere| here)?(?: (?:under|in) [\w./-]+)?|always do it (?:like that|that way)|remember (?:that|this)|keep (?:that|this) in mind|note (?:that|this) down|always|every time|each time)(?: (?:going forward|from now on|in (?:the )?future|next time))?(?:[,;]\s*(?:it'?s|it has|that'?s|this has|it)\b[^`]{0,40})?[.!]*$")
         .expect("valid regex")
 });
 
@@ -527,6 +527,19 @@ static COMMAND_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 /// "no partial functions in rivet at all": a thing ruled out everywhere.
 static NO_AT_ALL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?:^|[,;]\s+)no [^.?!]{2,60}?\b(?:at all|anywhere|ever|whatsoever)\b")
+        .expect("valid regex")
+});
+
+/// "no @apply in components - use the utility classes": a kind of thing
+/// ruled out where it lives, with what to use instead.
+static NO_IN_KIND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:^|[,;]\s+|^(?:and|also)\s+)no [^.?!]{2,40}? in (?:the |our |any )?[\w-]+s\b\s*(?:-|—|–|,|;)\s*(?:just\s+)?use\b")
+        .expect("valid regex")
+});
+
+/// "…, I said that last time too": the user restating a standing rule.
+static SAID_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)[,;]\s*(?:like |as )?i (?:said|told you|mentioned) (?:that|this|it|so)? ?(?:last time|before|already|the other day)(?: too| as well)?[.!]*$")
         .expect("valid regex")
 });
 
@@ -1570,8 +1583,35 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     {
         return Some((Kind::Rule, s.to_string()));
     }
-    if NOT_HERE.is_match(&m) || NO_AT_ALL.is_match(&m) {
+    let no_in_kind = NO_IN_KIND.find(&m).is_some_and(|n| {
+        let next = m[n.end()..].split_whitespace().next().unwrap_or("");
+        !matches!(next, "it" | "that" | "this" | "them" | "those")
+    });
+    if NOT_HERE.is_match(&m) || NO_AT_ALL.is_match(&m) || no_in_kind {
         return Some((Kind::Never, s.to_string()));
+    }
+    // "again, every error response is RFC 9457 problem details, I said that
+    // last time too": the clause before the reminder is the rule.
+    if let Some(r) = SAID_BEFORE.find(s)
+        && object_words(&s[..r.start()]) >= 2
+    {
+        let rule = s[..r.start()].trim_end();
+        let at = DASHES
+            .iter()
+            .filter_map(|d| rule.rfind(d).map(|i| i + d.len()))
+            .max()
+            .unwrap_or(0);
+        let clause = rule[at..].trim();
+        let clause = clause
+            .strip_prefix("again,")
+            .or_else(|| clause.strip_prefix("again"))
+            .map_or(clause, str::trim_start);
+        let rule = if object_words(clause) >= 2 {
+            clause
+        } else {
+            rule
+        };
+        return Some((Kind::Rule, rule.to_string()));
     }
     if let Some(p) = PREFER.find(&m) {
         return Some((Kind::Prefer, focus_clause(s, p.start())));
@@ -1866,6 +1906,35 @@ mod tests {
         assert_eq!(
             statements(&["always run the linter first", "never force-push to main"]).len(),
             2
+        );
+    }
+
+    #[test]
+    fn a_kind_ruled_out_a_trailing_always_and_a_reminder_are_rules() {
+        assert_eq!(
+            statements(&[
+                "label it 'Last seen' not 'Last active', like in the mockup. and no @apply in components - use the tailwind utility classes directly in the markup."
+            ]),
+            ["no @apply in components - use the tailwind utility classes directly in the markup."]
+        );
+        assert_eq!(
+            statements(&[
+                "and format with line length 100 here: `fvm dart format -l 100 .` - the default 80 makes a mess of the widget trees. always"
+            ]),
+            [
+                "and format with line length 100 here: `fvm dart format -l 100 .` - the default 80 makes a mess of the widget trees."
+            ]
+        );
+        assert_eq!(
+            statements(&[
+                "also the 422 handler you added last week returns plain json - again, every error response is RFC 9457 problem details, I said that last time too"
+            ]),
+            ["every error response is RFC 9457 problem details"]
+        );
+        // A task's own words stay out.
+        assert_eq!(
+            statements(&["fix it. always", "rename it like I said before"]),
+            Vec::<String>::new()
         );
     }
 
