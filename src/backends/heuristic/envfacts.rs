@@ -12,7 +12,7 @@
 use super::commands::{ShellRun, Status};
 use super::poison;
 use super::shell::{is_env_name, program_name, program_words, segments};
-use super::signals::{DASHES, Turn, prose};
+use super::signals::{Turn, around_last_dash, prose};
 use crate::sources::{Event, Role, ToolCall};
 use crate::util::text::one_line;
 use regex::Regex;
@@ -580,11 +580,8 @@ fn stated_fact(sentence: &str) -> Option<&str> {
         return Some(without_request(s));
     }
     let question = s.strip_suffix('?')?;
-    let head = DASHES
-        .iter()
-        .filter_map(|dash| question.rfind(dash).map(|at| &question[..at]))
-        .max_by_key(|head| head.len())?
-        .trim_end_matches([',', ';', ':']);
+    let (head, _) = around_last_dash(question)?;
+    let head = head.trim_end_matches([',', ';', ':']);
     is_statement(head).then_some(head)
 }
 

@@ -506,6 +506,14 @@ fn names_code(sentence: &str) -> bool {
 /// The dashes that set a clause off inside a sentence (em, en, hyphen).
 pub(crate) const DASHES: [&str; 3] = [" \u{2014} ", " \u{2013} ", " - "];
 
+/// `s` split around its last dash clause mark: the text before it and after it.
+pub(crate) fn around_last_dash(s: &str) -> Option<(&str, &str)> {
+    DASHES
+        .iter()
+        .filter_map(|d| s.rfind(d).map(|at| (&s[..at], &s[at + d.len()..])))
+        .max_by_key(|(head, _)| head.len())
+}
+
 /// What to do instead, said right after a prohibition.
 static INSTEAD_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:instead,?\s+|rather,?\s+)?(?:use|inject|call|prefer|go through|pattern match|wrap|rely on|map (?:it |them )?(?:to|into)|convert (?:it |them )?to)\b[^.]*(?:`|\(\)|(?-i:\b[A-Z][a-z]+[A-Z]\w*)|\bthe [\w.-]+ (?:module|library|package|crate|gem|helper|wrapper)\b|\binstead\b)")
@@ -1596,12 +1604,7 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
         && object_words(&s[..r.start()]) >= 2
     {
         let rule = s[..r.start()].trim_end();
-        let at = DASHES
-            .iter()
-            .filter_map(|d| rule.rfind(d).map(|i| i + d.len()))
-            .max()
-            .unwrap_or(0);
-        let clause = rule[at..].trim();
+        let clause = around_last_dash(rule).map_or(rule, |(_, tail)| tail).trim();
         let clause = clause
             .strip_prefix("again,")
             .or_else(|| clause.strip_prefix("again"))
