@@ -8,7 +8,7 @@
 //! `xfreerdp /p:X`, `snyk auth X`, `vault login X`, `setx NAME X`.
 
 use super::Finding;
-use super::entropy::{looks_like_password, looks_random};
+use super::entropy::{is_hex, looks_like_password, looks_random};
 use super::lex::{alnum, command_end, ends_word, run, run_back, starts_word};
 use super::placeholders::is_harmless;
 
@@ -74,7 +74,7 @@ pub(super) enum Cmd {
     /// `proxy_set_header NAME X`, jq's `--arg NAME X`: the value, when the
     /// name is a secret's.
     Setx,
-    /// `cqlsh -p X`.
+    /// `cqlsh -p X`, Neo4j's `cypher-shell -p X`.
     Cqlsh,
     /// Sysinternals' `psexec \\host -u user -p X`.
     Psexec,
@@ -325,17 +325,29 @@ pub(super) fn network_credential(text: &[u8], hit_end: usize, out: &mut Vec<Find
 /// `(`), when it is a string literal: the secret of `jwt.sign(payload,
 /// 'X')`, `jwt.encode(claims, "X", …)` and `algoliasearch('APP_ID', 'X')`
 /// (second), of JDBC's `DriverManager.getConnection(url, "user", "X")`
-/// (third). Arguments may span lines.
+/// and PHP's `new PDO($dsn, 'user', 'X')` (third). Arguments may span lines.
 pub(super) fn argument(text: &[u8], hit_end: usize, n: usize, out: &mut Vec<Finding>) {
     use super::lex::{skip_blanks, value_at};
     // Algolia's search-only key is public by design, and said so (in a
-    // comment before the call or after it on its line).
+    // comment before the call or after it on its line). A line before that
+    // holds a key of its own ("search-only key: X") speaks of that key.
     let line_end = super::lex::line_end(text, hit_end, 256);
-    let around = &text[hit_end.saturating_sub(256)..line_end];
-    if ["search-only", "search only", "public"]
-        .iter()
-        .any(|w| super::lex::contains_ci(around, w.as_bytes()))
-        && super::lex::contains_ci(around, b"algolia")
+    let own_line = super::lex::line_start(text, hit_end, 256);
+    let says_public = |t: &[u8]| {
+        ["search-only", "search only", "public"]
+            .iter()
+            .any(|w| super::lex::contains_ci(t, w.as_bytes()))
+    };
+    let names_its_key = |t: &[u8]| {
+        t.split(|b| !b.is_ascii_alphanumeric())
+            .any(|w| w.len() >= 20 && looks_random(w))
+    };
+    let before = &text[own_line.saturating_sub(256)..own_line];
+    if super::lex::contains_ci(&text[own_line.saturating_sub(256)..line_end], b"algolia")
+        && (says_public(&text[own_line..line_end])
+            || before
+                .split(|&b| b == b'\n')
+                .any(|l| says_public(l) && !names_its_key(l)))
     {
         return;
     }
@@ -370,9 +382,21 @@ pub(super) fn argument(text: &[u8], hit_end: usize, n: usize, out: &mut Vec<Find
     if i >= limit {
         return;
     }
-    if let Some(v) =
+    let Some(v) =
         value_at(text, skip_blanks(text, i + 1)).filter(|v| v.quoted && v.end - v.start >= 8)
-    {
+    else {
+        return;
+    };
+    // A generated hex secret (a GitHub OAuth app's client secret, a JWT
+    // key from `openssl rand -hex 32`) is no password in shape, but it is
+    // what the call takes.
+    if v.end - v.start >= 32 && is_hex(&text[v.start..v.end]) {
+        out.push(Finding {
+            rule: "cli_token",
+            start: v.start,
+            end: v.end,
+        });
+    } else {
         push(text, v.start, v.end, out);
     }
 }
@@ -400,6 +424,9 @@ impl Carries {
 /// that matches an argument wins.
 const PASSWORD_FLAGS: &[(Cmd, &[u8], Carries)] = &[
     (Cmd::Login, b"-p", Carries::Next),
+    // `-p="X"` (the quotes split it from its `=`), `-p=X`.
+    (Cmd::Login, b"-p=", Carries::Next),
+    (Cmd::Login, b"-p=", Carries::Attached),
     (Cmd::Sshpass, b"-p", Carries::Next),
     (Cmd::Mongo, b"-p", Carries::Next),
     (Cmd::Sshpass, b"-p", Carries::Attached),
@@ -439,7 +466,18 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
         return;
     }
     let name_end = match cmd {
-        Cmd::Mysql | Cmd::Mongo | Cmd::Ldap => run(text, hit_end, 16, alnum),
+        // `mysqldump`, `mongosh`: the name runs on; then a blank or a quote
+        // (`'mysql:host=mysql-primary…'` is a DSN, not the command).
+        Cmd::Mysql | Cmd::Mongo | Cmd::Ldap => {
+            let end = run(text, hit_end, 16, alnum);
+            if text
+                .get(end)
+                .is_some_and(|&b| !matches!(b, b' ' | b'\t' | b'"' | b'\'' | b'\\' | b'\n' | b'\r'))
+            {
+                return;
+            }
+            end
+        }
         // `zip -`, `7z `, `"7z"`: the keyword runs past the name, which must
         // start a word or a quoted argument.
         Cmd::Zip => {

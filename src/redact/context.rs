@@ -475,6 +475,16 @@ pub(super) fn zapier_hook(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
 /// in any language, the value after the first colon on its line (within a
 /// few words), when it looks generated.
 pub(super) fn named_then_colon(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    // "use api key X for the sandbox": the value right after the name.
+    let (start, end) = prose_word(text, hit_end);
+    if is_generated(&text[start..end]) {
+        out.push(Finding {
+            rule: "prose_secret",
+            start,
+            end,
+        });
+        return;
+    }
     let line = super::lex::line_end(text, hit_end, 160);
     let rest = &text[hit_end..line];
     let colon = rest
@@ -509,19 +519,24 @@ pub(super) fn named_then_colon(text: &[u8], hit_end: usize, out: &mut Vec<Findin
             .iter()
             .rposition(|&b| !matches!(b, b',' | b'.' | b';'))
             .map_or(0, |p| p + 1);
-    let v = &text[start..end];
-    let hex = v.strip_prefix(b"0x").unwrap_or(v);
-    let generated = (v.len() >= 20 && looks_random(v)) || (hex.len() >= 32 && is_hex(hex));
-    // A slash in a path or URL; base64 has them too (Vault's unseal keys).
-    let path_like = v.contains(&b'/')
-        && (v.starts_with(b"/") || v.contains(&b'.') || super::lex::contains(v, b"//"));
-    if generated && !path_like && !is_harmless(v) && !is_uuid(v) {
+    if is_generated(&text[start..end]) {
         out.push(Finding {
             rule: "prose_secret",
             start,
             end,
         });
     }
+}
+
+/// Whether a value named as a key in prose was generated: long and random,
+/// or 32 hex digits and more, and no path, URL or UUID.
+fn is_generated(v: &[u8]) -> bool {
+    let hex = v.strip_prefix(b"0x").unwrap_or(v);
+    let generated = (v.len() >= 20 && looks_random(v)) || (hex.len() >= 32 && is_hex(hex));
+    // A slash in a path or URL; base64 has them too (Vault's unseal keys).
+    let path_like = v.contains(&b'/')
+        && (v.starts_with(b"/") || v.contains(&b'.') || super::lex::contains(v, b"//"));
+    generated && !path_like && !is_harmless(v) && !is_uuid(v)
 }
 
 /// What a word names in [`named_in_prose`]: a password, or an API key.

@@ -859,6 +859,27 @@ pub(super) fn identified(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
     }
 }
 
+/// strongSwan's `ipsec.secrets`: `<ids> : PSK "X"` (also `EAP`, `XAUTH`;
+/// keyword ending at `hit_end`): the quoted secret, or a bare one that
+/// looks like a password (`%prompt` asks for it at start-up).
+pub(super) fn ipsec_secret(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let Some(v) = value_at(text, skip_blanks(text, hit_end)) else {
+        return;
+    };
+    let secret = &text[v.start..v.end];
+    if (v.quoted || looks_like_password(secret))
+        && !secret.is_empty()
+        && !secret.starts_with(b"%")
+        && !is_harmless(secret)
+    {
+        out.push(Finding {
+            rule: "password_assignment",
+            start: v.start,
+            end: v.end,
+        });
+    }
+}
+
 /// `INSERT INTO t (name, api_key) VALUES ('partner', 'X')` (keyword ending
 /// at `hit_end`): the quoted values of the columns named as secrets.
 pub(super) fn sql_insert(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
@@ -1001,17 +1022,38 @@ fn openssl_pass(text: &[u8], name_start: usize, name: &[u8]) -> Option<Kind> {
 }
 
 /// `pass: X` / `pass=X` opening a line of credentials (`user: …` /
-/// `pass: …` pasted in a chat, a config listing, an indented YAML block):
-/// `pass` alone is a password only there, lower case and with its own `:`
-/// or `=` — `--- PASS: TestX` and Python's `pass` are not.
+/// `pass: …` pasted in a chat, a config listing, an indented YAML block) or
+/// after a user on its line (nodemailer's `auth: { user: '…', pass: '…' }`,
+/// "user: admin, pass: X"): `pass` alone is a password only there, lower
+/// case and with its own `:` or `=` — `--- PASS: TestX` and Python's
+/// `pass` are not.
 fn pass_line(text: &[u8], name_start: usize, name_end: usize, name: &[u8]) -> Option<Kind> {
     // `pass = X` in rclone.conf: blanks may stand before the separator.
     let sep = skip_blanks(text, name_end);
     (name == b"pass"
-        && at_line_start(text, name_start)
+        && (at_line_start(text, name_start) || after_user_field(text, name_start))
         && matches!(text.get(sep), Some(b':' | b'='))
         && text.get(sep + 1) != Some(&b':'))
     .then_some(Kind::Password)
+}
+
+/// Whether a `user` (or `username`, `login`) field, with its own `:` or `=`,
+/// stands before `at` on its line.
+fn after_user_field(text: &[u8], at: usize) -> bool {
+    let from = super::lex::line_start(text, at, 160);
+    let line = &text[from..at];
+    ["user", "username", "login"].iter().any(|field| {
+        let field = field.as_bytes();
+        line.windows(field.len())
+            .enumerate()
+            .filter(|&(_, w)| w.eq_ignore_ascii_case(field))
+            .any(|(i, _)| {
+                let end = i + field.len();
+                let bounded = i == 0 || !name_byte(line[i - 1]);
+                let sep = run(line, end, 3, |b| matches!(b, b'"' | b'\'' | b' '));
+                bounded && matches!(line.get(sep), Some(b':' | b'='))
+            })
+    })
 }
 
 /// Whether the quoted name starting at `name_start` opens a call's

@@ -122,6 +122,18 @@ pub(super) fn line_end(text: &[u8], i: usize, max: usize) -> usize {
     limit
 }
 
+/// Where the line from `i` ends: at a line break, real or escaped, or `max`
+/// bytes on (a quote does not end it, unlike [`line_end`]).
+pub(super) fn break_after(text: &[u8], i: usize, max: usize) -> usize {
+    let limit = text.len().min(i.saturating_add(max));
+    (i..limit)
+        .find(|&j| {
+            matches!(text[j], b'\n' | b'\r')
+                || (text[j] == b'\\' && matches!(escape_at(text, j), Some((b'n' | b'r', _))))
+        })
+        .unwrap_or(limit)
+}
+
 /// Where the command line from `i` ends: a line break (real or escaped), or
 /// the end of the JSON string holding it (a quote followed by JSON, not a
 /// shell quote such as `echo "$X" | …`).

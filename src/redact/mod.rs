@@ -84,6 +84,10 @@ enum Action {
     FcmServerKey,
     /// A k3s join token (`K10<hex>::server:<hex>`).
     K3sToken,
+    /// A 1Password account Secret Key (`A3-XXXXXX-…`).
+    OnePasswordSecretKey,
+    /// A Rancher API token (`token-xxxxx:<54 characters>`).
+    RancherToken,
     AzureSecret,
     Terraform,
     Discord,
@@ -104,6 +108,8 @@ enum Action {
     PgpassLine,
     /// SQL's `IDENTIFIED BY '…'` and `IDENTIFIED WITH <plugin> BY '…'`.
     SqlIdentified,
+    /// strongSwan's `: PSK "…"` (and `: EAP`, `: XAUTH`).
+    IpsecSecret,
     /// MySQL's `SET PASSWORD [FOR user] = '…'`.
     SqlSetPassword,
     /// A Terraform variable named as a secret: its `default`.
@@ -166,6 +172,9 @@ enum Action {
     SecondArgument,
     /// A call whose third argument is a secret: `getConnection(url, user, "X")`.
     ThirdArgument,
+    /// OmniAuth's `provider :github, "client id", "X"`: the third argument,
+    /// on the keyword's line.
+    OmniauthProvider,
     /// `INSERT INTO t (…, api_key, …) VALUES (…, 'X', …)`: the values of secret-named columns.
     SqlInsert,
     /// A PuTTY key file's `Private-Lines`.
@@ -252,6 +261,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     (":apa91b", Action::FcmServerKey),
     ("::server:", Action::K3sToken),
     ("::node:", Action::K3sToken),
+    ("a3-", Action::OnePasswordSecretKey),
+    ("token-", Action::RancherToken),
     ("q~", Action::AzureSecret),
     (".atlasv1.", Action::Terraform),
     ("discord", Action::Discord),
@@ -299,6 +310,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("setenv", Action::Command(Cmd::Setx)),
     ("proxy_set_header", Action::Command(Cmd::Setx)),
     ("cqlsh", Action::Command(Cmd::Cqlsh)),
+    ("cypher-shell", Action::Command(Cmd::Cqlsh)),
     ("mosquitto_pub", Action::Command(Cmd::Mosquitto)),
     ("ssh-keygen", Action::Command(Cmd::SshKeygen)),
     ("net use", Action::Command(Cmd::NetUse)),
@@ -333,6 +345,9 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("jwt.decode(", Action::SecondArgument),
     ("algoliasearch(", Action::SecondArgument),
     ("getconnection(", Action::ThirdArgument),
+    // PHP's `new PDO($dsn, 'user', 'X')`.
+    ("new pdo(", Action::ThirdArgument),
+    ("provider :", Action::OmniauthProvider),
     // `auth=("user", "X")` (requests, the Neo4j and Elasticsearch drivers).
     ("auth=(", Action::SecondArgument),
     ("auth.basic(", Action::SecondArgument),
@@ -541,6 +556,9 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("accounts", Action::EvmKey),
     ("keyname", Action::AzureKey),
     ("identified ", Action::SqlIdentified),
+    (": psk ", Action::IpsecSecret),
+    (": eap ", Action::IpsecSecret),
+    (": xauth ", Action::IpsecSecret),
     ("set password", Action::SqlSetPassword),
     ("variable ", Action::TerraformVariable),
     ("cohere", Action::ProviderNear(40)),
@@ -605,6 +623,8 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::Telegram => shapes::telegram(text, start, out),
         Action::FcmServerKey => shapes::fcm_server_key(text, start, out),
         Action::K3sToken => shapes::k3s_token(text, start, end, out),
+        Action::OnePasswordSecretKey => shapes::onepassword_secret_key(text, start, out),
+        Action::RancherToken => shapes::rancher_token(text, start, end, out),
         Action::AzureSecret => shapes::azure_client_secret(text, start, out),
         Action::Terraform => shapes::terraform(text, start, end, out),
         Action::Discord => context::discord_bot_token(text, end, out),
@@ -620,6 +640,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::Pgpass => dsn::pgpass_after(text, end, out),
         Action::PgpassLine => dsn::pgpass_at(text, start, out),
         Action::SqlIdentified => generic::identified(text, end, out),
+        Action::IpsecSecret => generic::ipsec_secret(text, end, out),
         Action::SqlSetPassword => generic::set_password(text, end, out),
         Action::TerraformVariable => generic::terraform_variable(text, end, out),
         Action::Phrase => context::recovery_phrase(text, end, out),
@@ -655,6 +676,10 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::NetworkCredential => commands::network_credential(text, end, out),
         Action::SecondArgument => commands::argument(text, end, 2, out),
         Action::ThirdArgument => commands::argument(text, end, 3, out),
+        Action::OmniauthProvider => {
+            let line_end = lex::break_after(text, end, 512);
+            commands::argument(&text[..line_end], end, 3, out)
+        }
         Action::SqlInsert => generic::sql_insert(text, end, out),
         Action::PuttyPrivate => keys::putty_private(text, end, out),
         Action::CookieJar => http::cookie_jar(text, end, out),

@@ -333,6 +333,7 @@ pub(super) fn output_secret(
     let mut i = from;
     let mut seen = 0;
     let mut message_lines = 0;
+    let mut taken = false;
     while i < to && seen < MAX_TOKENS {
         // Escapes inside a JSON string (`\n`, `\"`) separate tokens too.
         if text[i] == b'\\' {
@@ -364,6 +365,11 @@ pub(super) fn output_secret(
             i = run_end;
             continue;
         }
+        // A generated value printed once or in a loop ends where the
+        // output moves on to labelled fields (`job_id: …`).
+        if label && taken && kind == Printed::Random {
+            return false;
+        }
         if !label {
             seen += 1;
             let alone = alone_on_its_line(text, run_end);
@@ -376,6 +382,7 @@ pub(super) fn output_secret(
                     start,
                     end,
                 });
+                taken = true;
                 // A generated value may come several times (a loop); a
                 // password once, and a key pair's private half.
                 if matches!(kind, Printed::Password | Printed::RandomOnce) {

@@ -221,6 +221,8 @@ pub(super) static TOKEN_RULES: &[TokenRule] = &[
     rule("slack_token", "xoxd-", Url, 20, ANY, NotPhrase),
     rule("slack_token", "xoxe.xoxp-", Url, 20, ANY, NotPhrase),
     rule("slack_token", "xapp-", Url, 20, ANY, NotPhrase),
+    // Twitch chat (IRC `PASS oauth:…`): 30 lower-case letters and digits.
+    rule("twitch_oauth_token", "oauth:", LowerDigit, 30, 30, Random),
     // Package registries.
     rule("npm_token", "npm_", Alnum, 36, 36, Crc32),
     rule("pypi_token", "pypi-Ag", Url, 50, ANY, Plain),

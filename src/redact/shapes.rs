@@ -2,8 +2,9 @@
 //! Telegram bot tokens (`<bot id>:AA…`), Firebase Cloud Messaging server
 //! keys (`AAAA…:APA91b…`), Microsoft Entra (Azure AD) client
 //! secrets (`…8Q~…`), Terraform Cloud tokens (`….atlasv1.…`), Salesforce
-//! access tokens (`00D…!…`), Mailchimp keys (`…-us12`) and Azure DevOps
-//! tokens (`…AZDO…`).
+//! access tokens (`00D…!…`), Mailchimp keys (`…-us12`), Azure DevOps
+//! tokens (`…AZDO…`), 1Password account Secret Keys (`A3-…`) and Rancher
+//! API tokens (`token-xxxxx:…`).
 
 use super::Finding;
 use super::lex::{alnum, run, run_back, word};
@@ -165,6 +166,47 @@ pub(super) fn azure_devops(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     }
 }
 
+/// A 1Password account Secret Key: `A3-`, then groups of 6, 6, 5, 5, 5 and 5
+/// upper-case letters and digits, separated by dashes.
+pub(super) fn onepassword_secret_key(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    if !text[hit..].starts_with(b"A3-") || (hit > 0 && word(text[hit - 1])) {
+        return;
+    }
+    let upper_digit = |b: u8| b.is_ascii_uppercase() || b.is_ascii_digit();
+    let mut end = hit + 2;
+    for len in [6, 6, 5, 5, 5, 5] {
+        if text.get(end) != Some(&b'-') {
+            return;
+        }
+        let group_end = run(text, end + 1, len + 1, upper_digit);
+        if group_end - end - 1 != len {
+            return;
+        }
+        end = group_end;
+    }
+    if !text.get(end).is_some_and(|&b| word(b) || b == b'-') {
+        push(out, text, "onepassword_secret_key", hit, end);
+    }
+}
+
+/// A Rancher API token: `token-`, a 5-character key id, `:`, then 54 lower-case
+/// letters and digits. It goes whole: clients send both halves together as
+/// one bearer token.
+pub(super) fn rancher_token(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    let lower_digit = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+    if hit > 0 && (word(text[hit - 1]) || text[hit - 1] == b'-') {
+        return;
+    }
+    let id_end = run(text, hit_end, 6, lower_digit);
+    if id_end - hit_end != 5 || text.get(id_end) != Some(&b':') {
+        return;
+    }
+    let end = run(text, id_end + 1, 80, lower_digit);
+    if end - id_end - 1 == 54 && !text.get(end).is_some_and(|&b| word(b)) {
+        push(out, text, "rancher_token", hit, end);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,5 +286,37 @@ mod tests {
         let hit = t.find(".atlasv1.").unwrap();
         terraform(t.as_bytes(), hit, hit + 9, &mut out);
         assert_eq!(out.len(), 1);
+    }
+    #[test]
+    fn onepassword_secret_keys_and_rancher_tokens() {
+        let key = "A3-4K03VX-9JL9HO-XSRAY-02LND-AVOPV-3ZJ6E";
+        let t = format!("Secret Key {key} — can you script it?");
+        let mut out = Vec::new();
+        onepassword_secret_key(t.as_bytes(), t.find("A3-").unwrap(), &mut out);
+        assert_eq!(&t[out[0].start..out[0].end], key);
+        // A group too short, or a longer dashed id, is something else.
+        out.clear();
+        for t in [
+            "A3-4K03VX-9JL9HO-XSRAY-02LND-AVOPV-3ZJ6",
+            "A3-4K03VX-9JL9HO-XSRAY-02LND-AVOPV-3ZJ6E-XX",
+            "part A3-LARGE-KIT",
+        ] {
+            onepassword_secret_key(t.as_bytes(), t.find("A3-").unwrap(), &mut out);
+        }
+        assert!(out.is_empty());
+        let secret = "tinf54n4dp9152z0ozoge4kan8pz52hoenqdm8vzpog34b4n2l0y0v";
+        let t = format!("$ rancher login https://r.example -t token-8z6yu:{secret} --context c");
+        let hit = t.find("token-").unwrap();
+        rancher_token(t.as_bytes(), hit, hit + 6, &mut out);
+        assert_eq!(
+            &t[out[0].start..out[0].end],
+            format!("token-8z6yu:{secret}")
+        );
+        out.clear();
+        let t = "refresh-token-8z6yu:abc and token-ab:cd";
+        for hit in t.match_indices("token-").map(|(i, _)| i) {
+            rancher_token(t.as_bytes(), hit, hit + 6, &mut out);
+        }
+        assert!(out.is_empty());
     }
 }

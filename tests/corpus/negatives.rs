@@ -1497,6 +1497,7 @@ pub fn all() -> Vec<Negative> {
             .chain(named_lookalikes(&mut rng))
             .chain(key_material_lookalikes(&mut rng))
             .chain(printed_and_public_lookalikes(&mut rng))
+            .chain(call_and_id_lookalikes(&mut rng))
             .map(|(category, text)| Negative { category, text }),
     );
     out
@@ -1567,5 +1568,56 @@ fn printed_and_public_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
         // A secret's name with blanks and nothing after it (Markdown's hard
         // line break) is no table row.
         ("prose", "Token  \nrefresh it tomorrow\n".to_string()),
+    ]
+}
+
+/// Look-alikes of the call, flag and id shapes: a PDO DSN whose host starts
+/// with `mysql-`, credentials read from the environment, a search-only
+/// Algolia key said so, ids after a printed token, `%prompt` in
+/// ipsec.secrets, `token-` and `A3-` in ordinary words.
+fn call_and_id_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "code",
+            "$pdo = new PDO('mysql:host=mysql-primary.data.svc;dbname=analytics', $user, getenv('DB_PASSWORD'));".to_string(),
+        ),
+        (
+            "code",
+            "  auth: { user: 'ci@mg.example.com', pass: process.env.SMTP_PASS },".to_string(),
+        ),
+        (
+            "code",
+            "  provider :github, ENV[\"GITHUB_KEY\"], ENV[\"GITHUB_SECRET\"]".to_string(),
+        ),
+        (
+            "public_keys",
+            format!(
+                "// search-only key, safe in the browser\nconst client = algoliasearch(\"{}\", \"{}\");",
+                rng.string(UPPER_DIGIT, 10),
+                rng.string(HEX, 32)
+            ),
+        ),
+        (
+            "tool_output",
+            format!(
+                "$ python -c \"import secrets; print(secrets.token_hex(16))\"\n{}\nrequest_id: {}\n",
+                rng.string(HEX, 32),
+                uuid(rng)
+            ),
+        ),
+        ("config", "%any : PSK %prompt".to_string()),
+        (
+            "prose",
+            "refresh-token-ab12c:xyz expired; token-limit: 300 per run. paper size A3-LARGE-FORMAT-SPEC".to_string(),
+        ),
+        (
+            "prose",
+            "the api key rotation runbook is in docs/keys.md; use api key from 1password for the sandbox".to_string(),
+        ),
+        ("prose", "irc: oauth:required in the PASS line, see docs".to_string()),
+        (
+            "test_output",
+            "user: 3 passed, pass: 12 ok".to_string(),
+        ),
     ]
 }

@@ -4171,6 +4171,7 @@ pub fn all() -> Vec<Positive> {
     command_and_export_shapes(&mut rng, &mut out);
     prose_and_provider_shapes(&mut rng, &mut out);
     printed_and_tabled(&mut rng, &mut out);
+    calls_flags_and_ids(&mut rng, &mut out);
     out
 }
 
@@ -4281,5 +4282,126 @@ fn printed_and_tabled(rng: &mut Rng, out: &mut Vec<Positive>) {
         "seed_subscript",
         format!("os.environ['SEED_PHRASE'] = '{phrase}'"),
         vec![phrase],
+    );
+}
+
+/// Secrets in call arguments, less common flags and fixed-shape ids: a PDO
+/// constructor, OmniAuth's `provider`, Algolia's admin key after a comment
+/// that names the search-only key, nodemailer's `pass`, `-p="…"` to a
+/// login, `cypher-shell -p`, strongSwan's `: PSK`, "api key X" in prose,
+/// Twitch IRC's `oauth:`, a 1Password Secret Key and a Rancher token.
+fn calls_flags_and_ids(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let mut push = |kind: &'static str, text: String, secrets: Vec<String>| {
+        out.push(Positive {
+            family: "calls_flags_and_ids",
+            kind,
+            text,
+            secrets,
+        });
+    };
+    let pw = format!(
+        "{}~{}_{}",
+        rng.string(ALNUM, 9),
+        rng.string(ALNUM, 6),
+        rng.string(DIGITS, 2)
+    );
+    push(
+        "pdo",
+        format!(
+            "$db = new PDO(\"pgsql:host=pg-replica.internal;dbname=billing\", 'billing_ro', '{pw}');"
+        ),
+        vec![pw],
+    );
+    let secret = rng.string(HEX, 40);
+    push(
+        "omniauth",
+        format!(
+            "  provider :gitlab, \"{}\", \"{secret}\", scope: \"read_user\"",
+            rng.string(HEX, 20)
+        ),
+        vec![secret],
+    );
+    let (public, admin) = (rng.string(HEX, 32), rng.string(HEX, 32));
+    push(
+        "algolia_admin",
+        format!(
+            "// search-only key (ok in the bundle): {public}\nconst admin = algoliasearch('{}', '{admin}');",
+            rng.string(UPPER_DIGIT, 10)
+        ),
+        vec![admin],
+    );
+    let smtp = format!(
+        "{}{}-{}",
+        rng.string(ALNUM, 14),
+        rng.string(DIGITS, 3),
+        rng.string(ALNUM, 5)
+    );
+    push(
+        "nodemailer",
+        format!("  auth: {{ user: 'apikey', pass: '{smtp}' }},"),
+        vec![smtp],
+    );
+    let chat = format!("{}{}#", rng.string(LETTERS, 10), rng.string(DIGITS, 3));
+    push(
+        "prose_user_pass",
+        format!("new creds for the kibana box -> user: ops, pass: {chat}. thx"),
+        vec![chat],
+    );
+    let robot = rng.string(UPPER_DIGIT, 64);
+    push(
+        "login_flag_equals",
+        format!("$ podman login -u=\"acme+deployer\" -p=\"{robot}\" quay.io\nLogin Succeeded!"),
+        vec![robot],
+    );
+    let neo = format!(
+        "{}.{}-{}",
+        rng.string(ALNUM, 8),
+        rng.string(ALNUM, 10),
+        rng.string(ALNUM, 6)
+    );
+    push(
+        "cypher_shell",
+        format!("$ cypher-shell -a bolt://graph.internal:7687 -u neo4j -p {neo} 'RETURN 1;'"),
+        vec![neo],
+    );
+    let psk = format!("{}~{}", rng.string(URL, 14), rng.string(URL, 12));
+    push(
+        "ipsec_psk",
+        format!("$ sudo cat /etc/ipsec.secrets\n198.51.100.7 %any : PSK \"{psk}\"\n"),
+        vec![psk],
+    );
+    let key = rng.string(HEX, 40);
+    push(
+        "prose_api_key",
+        format!("try api key {key} for the partner staging env, read-only"),
+        vec![key],
+    );
+    let twitch = rng.string(LOWER_DIGIT, 30);
+    push(
+        "twitch_irc",
+        format!("sock.send(\"PASS oauth:{twitch}\\r\\n\".encode())"),
+        vec![twitch],
+    );
+    let groups: Vec<String> = [6, 6, 5, 5, 5, 5]
+        .iter()
+        .map(|&n| rng.string(UPPER_DIGIT, n))
+        .collect();
+    let op = format!("A3-{}", groups.join("-"));
+    push(
+        "onepassword_secret_key",
+        format!(
+            "the emergency kit for acme.1password.com shows {op} - can you script `op account add`?"
+        ),
+        vec![op],
+    );
+    let rancher = format!(
+        "token-{}:{}",
+        rng.string(LOWER_DIGIT, 5),
+        rng.string(LOWER_DIGIT, 54)
+    );
+    push(
+        "rancher_token",
+        format!("$ rancher login https://rancher.ops.internal -t {rancher} --skip-verify"),
+        vec![rancher],
     );
 }
