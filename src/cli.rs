@@ -239,6 +239,12 @@ pub struct RunArgs {
     /// Wait for another running `memkit run` to finish instead of exiting.
     #[arg(long)]
     pub wait: bool,
+    /// Take in history updated within this duration, for this run only (e.g. 90d, 1y):
+    /// extraction's age window (instead of max_rollout_age_days), and at least as long a
+    /// window in which sync and consolidation keep memories no session has used
+    /// (max_unused_days).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub since: Option<std::time::Duration>,
     /// Cap the run's model tokens: extraction stops claiming before it would exceed N.
     #[arg(long, value_name = "N")]
     pub max_tokens: Option<u64>,

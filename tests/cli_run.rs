@@ -86,6 +86,57 @@ fn a_fresh_home_runs_with_defaults_and_a_second_run_changes_nothing() {
 }
 
 #[test]
+fn run_since_takes_in_history_older_than_both_windows_for_that_run() {
+    let env = TestEnv::new();
+    env.install_fixtures();
+    env.age_sessions(Duration::from_secs(120 * 86_400));
+    let (code, report) = run_json(&env, &[]);
+    assert_eq!(code, Some(0), "{report}");
+    assert_eq!(
+        stage(&report, "extract")["report"]["succeeded"],
+        0,
+        "sessions 120 days old are outside max_rollout_age_days: {report}"
+    );
+
+    let (code, report) = run_json(&env, &["--since", "200d"]);
+    assert_eq!(code, Some(0), "{report}");
+    let extract = &stage(&report, "extract")["report"];
+    assert!(extract["succeeded"].as_i64().unwrap() >= 4, "{extract}");
+    assert!(
+        stage(&report, "sync")["report"]["selected"]
+            .as_i64()
+            .unwrap()
+            >= 4,
+        "the memories of sessions older than max_unused_days are selected: {report}"
+    );
+    assert_eq!(
+        stage(&report, "consolidate")["report"]["outcome"],
+        "consolidated"
+    );
+    let summary = std::fs::read_to_string(env.memory_root().join("memory_summary.md")).unwrap();
+    assert!(summary.contains("pnpm"), "{summary}");
+}
+
+#[test]
+fn extract_since_beyond_max_unused_days_says_how_to_keep_what_it_extracted() {
+    let env = TestEnv::new();
+    env.install_fixtures();
+    env.age_sessions(Duration::from_secs(120 * 86_400));
+    let out = env.run(&["extract", "--since", "200d"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("max_unused_days (30d)") && stderr.contains("memkit run --since 200d"),
+        "{stderr}"
+    );
+    let out = env.run(&["extract", "--since", "20d", "--force"]);
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("max_unused_days"),
+        "no note when the window fits"
+    );
+}
+
+#[test]
 fn an_overlapping_run_exits_0_and_says_who_is_running() {
     let env = TestEnv::with_slow_extractor("s");
     let first = env

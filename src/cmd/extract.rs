@@ -33,6 +33,17 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
         extract::run(&ctx.cfg, store, &opts)
     })?;
     print_report(ctx, &report);
+    if let Some(since) = args.since
+        && since > ctx.cfg.max_unused
+        && report.succeeded > 0
+    {
+        ui::info(format!(
+            "note: sync and consolidation keep only memories used or updated within \
+             max_unused_days ({}); `memkit run --since {}` takes the older ones in for one run",
+            whole_days(ctx.cfg.max_unused),
+            whole_days(since)
+        ));
+    }
     Ok(if report.failed + report.batch_errors > 0 {
         1
     } else {
@@ -81,6 +92,11 @@ pub fn print_report(ctx: &Ctx, report: &ExtractReport) {
         return;
     }
     crate::outln!("{}", summary_line(report));
+}
+
+/// A window as whole days, rounded up (`30d`), as the config and `--since` spell it.
+fn whole_days(window: std::time::Duration) -> String {
+    format!("{}d", window.as_secs().div_ceil(86_400))
 }
 
 /// One line: counts, skips by reason, tokens.

@@ -22,8 +22,16 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<i32> {
         progress: std::io::stderr().is_terminal() && !ctx.json,
         run_id: crate::util::ids::new_uuid_v4(),
     };
+    let widened;
+    let cfg = match args.since {
+        Some(since) => {
+            widened = ctx.cfg.with_history_window(since);
+            &widened
+        }
+        None => &ctx.cfg,
+    };
     let mut store = ctx.store()?;
-    match ui::start_run_log(&ctx.cfg.logs_dir(), &opts.run_id, now_secs()) {
+    match ui::start_run_log(&cfg.logs_dir(), &opts.run_id, now_secs()) {
         Ok(path) => ui::log_line(&format!(
             "memkit run {} (log {})",
             opts.run_id,
@@ -31,10 +39,10 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<i32> {
         )),
         Err(e) => ui::warn(format!(
             "cannot write a run log in {}: {e}",
-            ctx.cfg.logs_dir().display()
+            cfg.logs_dir().display()
         )),
     }
-    let report = run::run(&ctx.cfg, &mut store, &opts)?;
+    let report = run::run(cfg, &mut store, &opts)?;
     if let Some(holder) = &report.locked_by {
         let msg = format!(
             "another run is active ({holder}, since {}); nothing done (use --wait to wait for it)",

@@ -268,6 +268,17 @@ impl std::fmt::Display for Origin {
 }
 
 impl Config {
+    /// This configuration with its history windows widened to `since` for one run
+    /// (`memkit run --since`): extraction takes sessions updated within `since`, and
+    /// sync and consolidation keep their memories, which the default 30-day
+    /// `max_unused_days` would leave out. A window already wider stays as it is.
+    pub fn with_history_window(&self, since: Duration) -> Config {
+        let mut widened = self.clone();
+        widened.max_rollout_age = since;
+        widened.max_unused = self.max_unused.max(since);
+        widened
+    }
+
     /// Loads the configuration: defaults, then the file, then the environment, then flags.
     pub fn load(opts: &LoadOptions) -> Result<Config> {
         let (config_file, config_dir) = locate_config_file(opts)?;
