@@ -398,6 +398,132 @@ fn codex_0169_unusual_orderings_lose_nothing_and_double_nothing() {
 }
 
 #[test]
+fn codex_unified_exec_command_still_running_takes_its_exit_code_from_exec_command_end() {
+    let dir = temp_dir();
+    let id = "019da9bd-0000-7000-8000-000000000003";
+    let env = |kind: &str, payload: serde_json::Value| {
+        serde_json::json!({"timestamp": "2026-04-20T07:18:46.000Z", "type": kind, "payload": payload}).to_string()
+    };
+    let call = |call_id: &str, name: &str, args: serde_json::Value| {
+        env(
+            "response_item",
+            serde_json::json!({"type": "function_call", "name": name, "arguments": args.to_string(), "call_id": call_id}),
+        )
+    };
+    let output = |call_id: &str, text: &str| {
+        env(
+            "response_item",
+            serde_json::json!({"type": "function_call_output", "call_id": call_id, "output": text}),
+        )
+    };
+    let running = |session: u32, out: &str| {
+        format!(
+            "Chunk ID: f000bb\nWall time: 1.0024 seconds\nProcess running with session ID {session}\nOriginal token count: 9\nOutput:\n{out}"
+        )
+    };
+    let ended = |call_id: &str, code: i64| {
+        env(
+            "event_msg",
+            serde_json::json!({"type": "exec_command_end", "call_id": call_id, "process_id": "51515",
+                "aggregated_output": "", "exit_code": code, "status": if code == 0 { "completed" } else { "failed" }}),
+        )
+    };
+    let reply = |text: &str| {
+        env(
+            "response_item",
+            serde_json::json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]}),
+        )
+    };
+    let mut lines = vec![
+        env(
+            "session_meta",
+            serde_json::json!({"id": id, "cwd": "/w", "source": "cli"}),
+        ),
+        // Still running after its first second; ends with 1 a record later.
+        call(
+            "c1",
+            "exec_command",
+            serde_json::json!({"cmd": "mise run test-all", "yield_time_ms": 1000}),
+        ),
+        output("c1", &running(51515, "[test-unit] ok\n")),
+        ended("c1", 1),
+        // Still running; the agent polls it and says something before it ends.
+        call(
+            "c2",
+            "exec_command",
+            serde_json::json!({"cmd": "mise run build"}),
+        ),
+        output("c2", &running(7, "[build] $ go build\n")),
+        call(
+            "p2",
+            "write_stdin",
+            serde_json::json!({"session_id": 7, "chars": ""}),
+        ),
+        output(
+            "p2",
+            "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOriginal token count: 1\nOutput:\ndone\n",
+        ),
+        reply("The build is done."),
+        ended("c2", 0),
+        // Still running and never ended within the wait: passed on as read.
+        call(
+            "c3",
+            "exec_command",
+            serde_json::json!({"cmd": "npm run dev"}),
+        ),
+        output("c3", &running(9, "listening on 5173\n")),
+    ];
+    for n in 0..40 {
+        lines.push(reply(&format!("waiting {n}")));
+    }
+    let path = write(
+        &dir,
+        &format!("rollout-2026-04-20T07-18-46-{id}.jsonl"),
+        (lines.join("\n") + "\n").as_bytes(),
+    );
+    let t = read(&path, Tool::Codex);
+    let by_input = |input: &str| {
+        calls(&t)
+            .into_iter()
+            .find(|c| c.input == input)
+            .unwrap_or_else(|| panic!("no call {input}"))
+            .clone()
+    };
+    let test = by_input("mise run test-all");
+    assert_eq!((test.exit_code, test.failed), (Some(1), true));
+    let build = by_input("mise run build");
+    assert_eq!((build.exit_code, build.failed), (Some(0), false));
+    let server = by_input("npm run dev");
+    assert_eq!(
+        server.exit_code, None,
+        "no end event: the exit stays unknown"
+    );
+    assert!(
+        server
+            .output
+            .as_deref()
+            .unwrap()
+            .contains("listening on 5173")
+    );
+    let order: Vec<u64> = t
+        .events
+        .iter()
+        .map(|e| match e {
+            Event::Message(m) => m.line,
+            Event::ToolCall(c) => c.line,
+        })
+        .collect();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(
+        order, sorted,
+        "held commands keep their place in the transcript"
+    );
+    assert_eq!(t.events.len(), 3 + 1 + 1 + 40, "nothing lost or doubled");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn memkit_block_coming_back_from_a_hook_is_not_the_human() {
     let dir = temp_dir();
     let line = |text: &str, uuid: &str| {

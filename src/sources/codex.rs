@@ -33,7 +33,7 @@ use crate::util::time::parse_rfc3339_millis;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
 
 /// The thread id carried by a rollout file name (`rollout-<stamp>-<uuid>.jsonl[.zst]`).
@@ -114,7 +114,29 @@ struct Reader<'s> {
     reply_ids: HashSet<String>,
     /// The text of the reply emitted last, while nothing else followed it.
     last_reply: Option<String>,
+    /// Events waiting behind a command whose first output chunk came while
+    /// it still ran (see [`AwaitingExit`]).
+    awaiting_exit: AwaitingExit,
     sink: &'s mut dyn FnMut(Event, &mut ReadStats),
+}
+
+/// How many events may queue behind a still-running command before it is
+/// passed on without its exit code. Codex's `exec_command_end` for a command
+/// that outlived its first `yield_time_ms` usually comes a few items later,
+/// after the agent's `write_stdin` polls.
+const EXIT_WAIT_EVENTS: usize = 32;
+
+/// Commands whose `function_call_output` said "Process running with
+/// session ID N" (unified exec returned before the process ended), held
+/// with every event read after them, in order, until their
+/// `exec_command_end` gives the exit code or [`EXIT_WAIT_EVENTS`] events
+/// have queued behind them. Without this a failing test run that took
+/// longer than a second reads as one that worked.
+#[derive(Default)]
+struct AwaitingExit {
+    queue: VecDeque<Event>,
+    /// Call ids in `queue` still without their exit code.
+    running: HashSet<String>,
 }
 
 /// Reads a Codex rollout, streaming events to `sink`.
@@ -144,6 +166,7 @@ pub fn read(
         held_reply: None,
         reply_ids: HashSet::new(),
         last_reply: None,
+        awaiting_exit: AwaitingExit::default(),
         sink,
     };
     let bytes = super::lines::read_raw_lines(path, &mut |raw| {
@@ -202,7 +225,57 @@ impl Reader<'_> {
             Event::Message(m) if m.role == Role::Assistant => Some(m.text.clone()),
             _ => None,
         };
-        (self.sink)(event, stats);
+        self.deliver(event, stats);
+    }
+
+    /// Passes an event to the sink, or queues it behind a command still
+    /// waiting for its exit code.
+    fn deliver(&mut self, event: Event, stats: &mut ReadStats) {
+        let still_running = matches!(&event, Event::ToolCall(c) if c.name == "exec_command"
+            && c.exit_code.is_none()
+            && c.output.as_deref().is_some_and(still_running));
+        if let (true, Event::ToolCall(c)) = (still_running, &event) {
+            self.awaiting_exit.running.insert(c.call_id.clone());
+        }
+        if self.awaiting_exit.queue.is_empty() && !still_running {
+            (self.sink)(event, stats);
+            return;
+        }
+        self.awaiting_exit.queue.push_back(event);
+        self.release(false, stats);
+    }
+
+    /// Records the exit code of a held command.
+    fn command_ended(&mut self, call_id: &str, code: i64, stats: &mut ReadStats) {
+        if !self.awaiting_exit.running.remove(call_id) {
+            return;
+        }
+        for event in &mut self.awaiting_exit.queue {
+            if let Event::ToolCall(call) = event
+                && call.call_id == call_id
+            {
+                call.exit_code = Some(code);
+                call.failed |= code != 0;
+            }
+        }
+        self.release(false, stats);
+    }
+
+    /// Passes on queued events up to the first command still waiting for
+    /// its exit code (all of them with `all`, at the end of the file).
+    fn release(&mut self, all: bool, stats: &mut ReadStats) {
+        let AwaitingExit { queue, running } = &mut self.awaiting_exit;
+        while let Some(front) = queue.front() {
+            let waiting = matches!(front, Event::ToolCall(c) if running.contains(&c.call_id));
+            if waiting && !all && queue.len() <= EXIT_WAIT_EVENTS {
+                break;
+            }
+            if let Some(Event::ToolCall(c)) = queue.front() {
+                running.remove(&c.call_id);
+            }
+            let event = queue.pop_front().expect("front checked above");
+            (self.sink)(event, stats);
+        }
     }
 
     fn flush_reply(&mut self, stats: &mut ReadStats) {
@@ -339,6 +412,9 @@ impl Reader<'_> {
                         {
                             match self.pending.get_mut(&id) {
                                 Some(call) => call.exit_code = Some(code),
+                                None if self.awaiting_exit.running.contains(&id) => {
+                                    self.command_ended(&id, code, stats);
+                                }
                                 None => {
                                     self.exit_codes.insert(id, code);
                                 }
@@ -852,7 +928,17 @@ impl Reader<'_> {
             self.emit_call(call, stats);
         }
         self.flush_reply(stats);
+        self.release(true, stats);
     }
+}
+
+/// Whether a unified-exec output's header says the process was still
+/// running when the chunk was taken (`Process running with session ID N`).
+fn still_running(output: &str) -> bool {
+    output
+        .lines()
+        .take(4)
+        .any(|l| l.starts_with("Process running with session ID "))
 }
 
 /// Joins the text parts of a content array; images become `[image]`.
