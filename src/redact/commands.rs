@@ -321,6 +321,75 @@ pub(super) fn network_credential(text: &[u8], hit_end: usize, out: &mut Vec<Find
     }
 }
 
+/// Bundler's credentials for a gem server, `user:password`: set with
+/// `bundle config set [--global] gems.example.com user:X` (keyword ends at
+/// `hit_end` after `config set`) or stored as `BUNDLE_GEMS__EXAMPLE__COM:
+/// "user:X"` (keyword `bundle_` at `hit`); the user stays.
+pub(super) fn bundler_credential(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    use super::lex::{skip_blanks, value_at};
+    let token = |from: usize| run(text, from, 256, |b| !b.is_ascii_whitespace() && b != b'"');
+    let value_start = if text[hit..hit_end].eq_ignore_ascii_case(b"bundle_") {
+        // The variable: the host's dots written as `__`.
+        let name_end = run(text, hit_end, 128, |b| {
+            b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_'
+        });
+        if !text[hit_end..name_end].windows(2).any(|w| w == b"__")
+            || !matches!(text.get(name_end), Some(b':' | b'='))
+        {
+            return;
+        }
+        let v = skip_blanks(text, name_end + 1);
+        match value_at(text, v) {
+            Some(v) => v.start,
+            None => return,
+        }
+    } else {
+        let mut i = skip_blanks(text, hit_end);
+        for flag in [&b"--global "[..], b"--local "] {
+            if text[i..].starts_with(flag) {
+                i = skip_blanks(text, i + flag.len());
+            }
+        }
+        let host_end = token(i);
+        if !text[i..host_end].contains(&b'.') {
+            return;
+        }
+        skip_blanks(text, host_end)
+    };
+    let end = token(value_start);
+    push_after(text, value_start, end, b':', out);
+}
+
+/// `echo 'X' > ~/.vault_pass.txt` (or `>>`, `| tee`): a literal written
+/// into a file named as a secret; the keyword ends at the opening quote.
+pub(super) fn echo_into_file(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    use super::lex::{skip_blanks, value_at};
+    let Some(v) = value_at(text, hit_end - 1) else {
+        return;
+    };
+    let mut i = skip_blanks(text, v.end + 1);
+    let rest = &text[i..];
+    if rest.starts_with(b">>") {
+        i += 2;
+    } else if rest.starts_with(b">") {
+        i += 1;
+    } else if rest.starts_with(b"| tee ") {
+        i = skip_blanks(text, i + 6);
+        if text[i..].starts_with(b"-a ") {
+            i += 3;
+        }
+    } else {
+        return;
+    }
+    let i = skip_blanks(text, i);
+    let path_end = run(text, i, 256, |b| {
+        !b.is_ascii_whitespace() && !matches!(b, b';' | b'&')
+    });
+    if super::printed::names_secret_file(&text[i..path_end]) {
+        push(text, v.start, v.end, out);
+    }
+}
+
 /// The `n`-th argument of a call (keyword ending at `hit_end`, after the
 /// `(`), when it is a string literal: the secret of `jwt.sign(payload,
 /// 'X')`, `jwt.encode(claims, "X", …)` and `algoliasearch('APP_ID', 'X')`
@@ -357,7 +426,7 @@ pub(super) fn argument(text: &[u8], hit_end: usize, n: usize, out: &mut Vec<Find
     let mut commas = 0;
     let limit = text.len().min(hit_end + 512);
     let mut i = hit_end;
-    while i < limit {
+    while n > 1 && i < limit {
         let b = text[i];
         match quote {
             Some(q) if b == q => quote = None,
@@ -382,9 +451,13 @@ pub(super) fn argument(text: &[u8], hit_end: usize, n: usize, out: &mut Vec<Find
     if i >= limit {
         return;
     }
-    let Some(v) =
-        value_at(text, skip_blanks(text, i + 1)).filter(|v| v.quoted && v.end - v.start >= 8)
-    else {
+    // The first argument starts at the parenthesis; a later one after its comma.
+    let mut at = skip_blanks(text, if n == 1 { hit_end } else { i + 1 });
+    // Python's byte string `b'…'`.
+    if text.get(at) == Some(&b'b') && matches!(text.get(at + 1), Some(b'\'' | b'"')) {
+        at += 1;
+    }
+    let Some(v) = value_at(text, at).filter(|v| v.quoted && v.end - v.start >= 8) else {
         return;
     };
     // A generated hex secret (a GitHub OAuth app's client secret, a JWT

@@ -242,14 +242,25 @@ pub(super) fn recovery_phrase(text: &[u8], hit_end: usize, out: &mut Vec<Finding
 }
 
 /// The recovery phrase that starts at `i` past separators: `=`, `:`,
-/// blanks, quotes, a subscript's `]` (`env['SEED_PHRASE'] = '…'`) and a
-/// line break, real or escaped (`Phrase:\n…`).
+/// blanks, quotes, a subscript's `]` (`env['SEED_PHRASE'] = '…'`), a
+/// fallback's `||` or `??` (`process.env.MNEMONIC || '…'`) and a line
+/// break, real or escaped (`Phrase:\n…`).
 fn phrase_at(text: &[u8], mut i: usize) -> Option<Finding> {
     loop {
         i = run(text, i, 8, |b| {
             matches!(
                 b,
-                b'=' | b':' | b' ' | b'\t' | b'\n' | b'"' | b'\'' | b',' | b'(' | b']'
+                b'=' | b':'
+                    | b' '
+                    | b'\t'
+                    | b'\n'
+                    | b'"'
+                    | b'\''
+                    | b','
+                    | b'('
+                    | b']'
+                    | b'|'
+                    | b'?'
             )
         });
         match super::lex::escape_at(text, i) {
@@ -510,7 +521,13 @@ pub(super) fn named_then_colon(text: &[u8], hit_end: usize, out: &mut Vec<Findin
     {
         return;
     }
-    let start = skip_blanks(text, colon);
+    let mut start = skip_blanks(text, colon);
+    // "I pasted the Cloudflare global API key into the terminal:" and the
+    // key alone on the next line.
+    let next_line = matches!(text.get(start), Some(b'\n' | b'\r'));
+    if next_line {
+        start = skip_blanks(text, run(text, start, 2, |b| b == b'\n' || b == b'\r'));
+    }
     let end = run(text, start, 256, |b| {
         b.is_ascii() && !b.is_ascii_whitespace() && !matches!(b, b'"' | b'\\' | b'\'' | b'`')
     });
@@ -519,10 +536,73 @@ pub(super) fn named_then_colon(text: &[u8], hit_end: usize, out: &mut Vec<Findin
             .iter()
             .rposition(|&b| !matches!(b, b',' | b'.' | b';'))
             .map_or(0, |p| p + 1);
-    if is_generated(&text[start..end]) {
+    let whole_line = || matches!(text.get(skip_blanks(text, end)), None | Some(b'\n' | b'\r'));
+    if is_generated(&text[start..end]) && (!next_line || whole_line()) {
         out.push(Finding {
             rule: "prose_secret",
             start,
+            end,
+        });
+    }
+}
+
+/// "use X as the keystore password" (keyword ` as the ` at `hit..hit_end`):
+/// a random word, then what it is used as, named within three words.
+pub(super) fn used_as_secret(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    let quotes = |b: u8| matches!(b, b'`' | b'\'' | b'"');
+    let end = super::lex::run_back(text, hit, 2, quotes);
+    let start = super::lex::run_back(text, end, 128, |b| !b.is_ascii_whitespace() && !quotes(b));
+    let v = &text[start..end];
+    if v.len() < 12 || !looks_random(v) || is_harmless(v) || v.contains(&b'/') {
+        return;
+    }
+    let after = &text[hit_end..super::lex::line_end(text, hit_end, 48)];
+    let names_it = after.split(|b| b.is_ascii_whitespace()).take(3).any(|w| {
+        [
+            "password",
+            "passphrase",
+            "passcode",
+            "key",
+            "token",
+            "secret",
+            "pin",
+        ]
+        .iter()
+        .any(|n| w.eq_ignore_ascii_case(n.as_bytes()))
+    });
+    if names_it {
+        out.push(Finding {
+            rule: "prose_secret",
+            start,
+            end,
+        });
+    }
+}
+
+/// A TOTP seed as an authenticator's setup screen shows it, in groups of
+/// four base32 letters (`UMP3 PRBD CA4H NE6F …`), after "setup key" (the
+/// keyword ends at `hit_end`): four groups or more go whole.
+pub(super) fn grouped_totp_seed(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let base32 = |b: u8| b.is_ascii_uppercase() || (b'2'..=b'7').contains(&b);
+    let limit = super::lex::line_end(text, hit_end, 80);
+    let Some(first) = (hit_end..limit).find(|&i| {
+        base32(text[i]) && (i == 0 || !alnum(text[i - 1])) && run(text, i, 5, base32) == i + 4
+    }) else {
+        return;
+    };
+    let (mut end, mut groups) = (first, 0);
+    while run(text, end, 5, base32) == end + 4 && !text.get(end + 4).is_some_and(|&b| alnum(b)) {
+        groups += 1;
+        end += 4;
+        if text.get(end) != Some(&b' ') || run(text, end + 1, 5, base32) != end + 5 {
+            break;
+        }
+        end += 1;
+    }
+    if groups >= 4 {
+        out.push(Finding {
+            rule: "totp_seed",
+            start: first,
             end,
         });
     }
@@ -536,7 +616,9 @@ fn is_generated(v: &[u8]) -> bool {
     // A slash in a path or URL; base64 has them too (Vault's unseal keys).
     let path_like = v.contains(&b'/')
         && (v.starts_with(b"/") || v.contains(&b'.') || super::lex::contains(v, b"//"));
-    generated && !path_like && !is_harmless(v) && !is_uuid(v)
+    // A call's signature (`transfer(address,uint256)`) is code.
+    let code = v.contains(&b'(');
+    generated && !path_like && !code && !is_harmless(v) && !is_uuid(v)
 }
 
 /// What a word names in [`named_in_prose`]: a password, or an API key.
@@ -916,8 +998,21 @@ pub(super) fn prose_random(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
     let hex_or_id = || v.iter().all(|b| b.is_ascii_hexdigit() || *b == b'-');
     // A `/` is a path's, unless the word is base64 (`+`, or `=` at its end).
     let base64 = v.len() >= 32 && !v.contains(&b'.') && (v.contains(&b'+') || v.ends_with(b"="));
+    // …unless the sentence names an API key or token: "my azure openai api
+    // key is <32 hex>".
+    let names_api_key = || {
+        let lead = &text[hit_end.saturating_sub(20)..hit_end];
+        [
+            &b"api key is "[..],
+            b"api token is ",
+            b"access token is ",
+            b"secret key is ",
+        ]
+        .iter()
+        .any(|p| lead.to_ascii_lowercase().ends_with(p))
+    };
     if v.len() >= 16
-        && !hex_or_id()
+        && (!hex_or_id() || (v.len() >= 32 && names_api_key()))
         && looks_random(v)
         && (!v.contains(&b'/') || base64)
         && !is_harmless(v)

@@ -512,8 +512,11 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
         return;
     }
     let full = &text[name_start..name_end];
-    // A Firebase web config's `apiKey` is public by design.
-    if full.eq_ignore_ascii_case(b"apikey") && super::context::in_firebase_config(text, name_start)
+    // A Firebase web config's `apiKey` is public by design, and so is the
+    // VAPID public key a page hands to `pushManager.subscribe`.
+    if (full.eq_ignore_ascii_case(b"apikey")
+        && super::context::in_firebase_config(text, name_start))
+        || full.eq_ignore_ascii_case(b"applicationServerKey")
     {
         return;
     }
@@ -528,10 +531,12 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
             return;
         }
         // `- name: DB_PASSWORD` / `value: …`, CloudFormation's
-        // `"DBPassword": {"Type": "String", "Default": "…"}`, and the like.
+        // `"DBPassword": {"Type": "String", "Default": "…"}`, an
+        // environment lookup's literal fallback, and the like.
         // (Both shapes are checked before the name, which costs more.)
         if let Some(v) = super::pairs::value_beside(text, name_start, name_end)
             .or_else(|| super::pairs::object_after(text, name_end))
+            .or_else(|| super::fallback::env_fallback(text, name_start, name_end))
             && let Some(kind) = classify(name)
             && accepts(text, kind, v, Sep::Tight)
         {
@@ -551,7 +556,12 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     {
         return;
     }
-    let Some(kind) = classify(name)
+    let Some(kind) = key_beside_username(text, name_start, name)
+        .or_else(|| classify(name))
+        // `<Pass>` is a password element (a bare `pass` is a test verdict).
+        .or_else(|| {
+            (is(name, "pass") && text[..name_start].ends_with(b"<")).then_some(Kind::Password)
+        })
         .or_else(|| openssl_pass(text, name_start, name))
         .or_else(|| pass_line(text, name_start, name_end, name))
         .or_else(|| pagerduty_key(text, name_start, name))
@@ -582,7 +592,8 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     if kind == Kind::BareKey && word_before_is(text, name_start, KEY_NOT_SECRET) {
         return;
     }
-    if kind == Kind::Password && !value.quoted {
+    // (A generated secret key holds them too: Django's `django-insecure-…&=q26`.)
+    if matches!(kind, Kind::Password | Kind::Secret) && !value.quoted {
         value.end = password_through_punctuation(text, value.end);
     }
     // Convex's `prod:brave-lynx-459|<token>`: the deployment, then the key.
@@ -637,7 +648,19 @@ fn password_through_punctuation(text: &[u8], end: usize) -> usize {
             ) && b >= 0x20
         });
         let piece = &text[end + 1..rest];
-        if piece.is_empty() || piece.contains(&b'=') || piece.contains(&b':') {
+        // A further pair starts with its name (`,b=c`, `&next=…`); `&=q26`
+        // and `,2=6uc` are more of the password.
+        let next_pair = piece
+            .iter()
+            .position(|&b| b == b'=' || b == b':')
+            .is_some_and(|at| {
+                at > 0
+                    && piece[0].is_ascii_alphabetic()
+                    && piece[..at]
+                        .iter()
+                        .all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            });
+        if piece.is_empty() || next_pair {
             break;
         }
         end = rest;
@@ -654,9 +677,13 @@ fn value_after(
     name_end: usize,
     flag: bool,
 ) -> Option<(Value, Sep)> {
-    // `<password>value</password>` (XML and HTML config).
-    if name_start > 0 && text[name_start - 1] == b'<' && text.get(name_end) == Some(&b'>') {
-        return super::pairs::element_text(text, name_end + 1).map(|v| (v, Sep::Tight));
+    // `<password>value</password>` (XML and HTML config), also with
+    // attributes: FileZilla's `<Pass encoding="base64">…</Pass>`.
+    if name_start > 0
+        && text[name_start - 1] == b'<'
+        && let Some(open_end) = tag_end(text, name_end)
+    {
+        return super::pairs::element_text(text, open_end + 1).map(|v| (v, Sep::Tight));
     }
     // Markdown: `| \`NAME\` | \`X\` |` (a table's next cell), "set \`NAME\` to \`X\`".
     if name_start > 0 && text[name_start - 1] == b'`' && text.get(name_end) == Some(&b'`') {
@@ -765,6 +792,13 @@ fn value_after(
     {
         i += 1;
     }
+    // Rust's `String::from("…")` and the like: a literal in a conversion.
+    if op == b'='
+        && let Some(w) = LITERAL_WRAPPERS.iter().find(|w| text[i..].starts_with(w))
+        && matches!(text.get(i + w.len()), Some(b'"' | b'\''))
+    {
+        i += w.len();
+    }
     let value = value_at(text, i)?;
     if value.end == value.start || (op == b',' && !value.quoted) {
         return None;
@@ -776,6 +810,34 @@ fn value_after(
     };
     Some((value, sep))
 }
+
+/// The `>` that closes an opening tag whose name ends at `name_end`: right
+/// there, or after attributes that hold no value of their own (`value=`
+/// is the pair rules', `/>` closes an empty element).
+fn tag_end(text: &[u8], name_end: usize) -> Option<usize> {
+    match text.get(name_end)? {
+        b'>' => Some(name_end),
+        b' ' => {
+            let limit = text.len().min(name_end + 120);
+            let close = name_end + text[name_end..limit].iter().position(|&b| b == b'>')?;
+            let attrs = &text[name_end..close];
+            (!attrs.iter().any(|&b| matches!(b, b'<' | b'\n' | b'/'))
+                && !super::lex::contains_ci(attrs, b"value="))
+            .then_some(close)
+        }
+        _ => None,
+    }
+}
+
+/// Conversions that wrap an assigned literal (`let token = String::from("…")`).
+const LITERAL_WRAPPERS: &[&[u8]] = &[
+    b"String::from(",
+    b"SecretString::from(",
+    b"SecretString::new(",
+    b"Secret::new(",
+    b"String(",
+    b"str(",
+];
 
 /// The value after a backquoted name in Markdown (from `i`, past its
 /// closing backquote): the next table cell (`| \`X\` |`) or what "to"
@@ -805,8 +867,28 @@ fn markdown_value(text: &[u8], i: usize) -> Option<Value> {
 /// routing key is not one), told apart by the word `pagerduty` shortly
 /// before it.
 fn pagerduty_key(text: &[u8], name_start: usize, name: &[u8]) -> Option<Kind> {
+    let ws = words(name);
+    let routing_key = matches!(&ws[..], [.., r, k] if is(r, "routing") && is(k, "key"));
     let before = &text[name_start.saturating_sub(400)..name_start];
-    (is(name, "routing_key") && super::lex::contains_ci(before, b"pagerduty"))
+    (routing_key
+        && (super::lex::contains_ci(name, b"pagerduty")
+            || super::lex::contains_ci(before, b"pagerduty")))
+    .then_some(Kind::Secret)
+}
+
+/// A bare `key` member beside a `username` in one JSON object: Kaggle's
+/// `kaggle.json` (`{"username":"…","key":"<32 hex>"}`) and credentials
+/// objects like it, where the key is the account's API key.
+fn key_beside_username(text: &[u8], name_start: usize, name: &[u8]) -> Option<Kind> {
+    if !is(name, "key") {
+        return None;
+    }
+    let from = name_start.saturating_sub(160);
+    let object = text[from..name_start]
+        .iter()
+        .rposition(|&b| b == b'{')
+        .map(|p| &text[from + p..name_start])?;
+    (!object.contains(&b'}') && super::lex::contains_ci(object, b"\"username\""))
         .then_some(Kind::Secret)
 }
 
@@ -1037,8 +1119,8 @@ fn pass_line(text: &[u8], name_start: usize, name_end: usize, name: &[u8]) -> Op
     .then_some(Kind::Password)
 }
 
-/// Whether a `user` (or `username`, `login`) field, with its own `:` or `=`,
-/// stands before `at` on its line.
+/// Whether a `user` (or `username`, `login`) field, with its own `:` or `=`
+/// (or said in prose: "user is deploy, pass: X"), stands before `at` on its line.
 fn after_user_field(text: &[u8], at: usize) -> bool {
     let from = super::lex::line_start(text, at, 160);
     let line = &text[from..at];
@@ -1051,7 +1133,9 @@ fn after_user_field(text: &[u8], at: usize) -> bool {
                 let end = i + field.len();
                 let bounded = i == 0 || !name_byte(line[i - 1]);
                 let sep = run(line, end, 3, |b| matches!(b, b'"' | b'\'' | b' '));
-                bounded && matches!(line.get(sep), Some(b':' | b'='))
+                bounded
+                    && (matches!(line.get(sep), Some(b':' | b'='))
+                        || line[end..].starts_with(b" is "))
             })
     })
 }
@@ -1334,7 +1418,12 @@ fn accepts(text: &[u8], kind: Kind, value: Value, sep: Sep) -> bool {
     if super::lex::contains(v, b"://") || (sep == Sep::Blank && v.starts_with(b"-")) {
         return false;
     }
-    if !value.quoted && (is_code(text, value) || (sep == Sep::Spaced && is_plain_identifier(v))) {
+    // (Letters in both cases at random are a value, `api_secret = OixXRvnCtkOeUPvG`
+    // in an INI file; an identifier has one capital per word.)
+    if !value.quoted
+        && (is_code(text, value)
+            || (sep == Sep::Spaced && is_plain_identifier(v) && !looks_random(v)))
+    {
         return false;
     }
     // A bare lower-case word followed by more words is prose (`pwd: expected
@@ -1361,7 +1450,11 @@ fn accepts(text: &[u8], kind: Kind, value: Value, sep: Sep) -> bool {
         return false;
     }
     match kind {
-        Kind::Password => looks_like_password(v) || (value.quoted && is_app_password(v)),
+        // (A password longer than anyone types is a token: ECR's
+        // `docker login --password`, a thousand characters of base64.)
+        Kind::Password => {
+            looks_like_password(v) || (value.quoted && is_app_password(v)) || looks_random(v)
+        }
         Kind::Secret => looks_random(v) || (value.quoted && is_app_password(v)),
         Kind::BareKey => {
             has_digit

@@ -298,6 +298,21 @@ pub(super) fn url_userinfo(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
                 | b'|'
         )
     });
+    // A typed password may hold `#` or `?` (`https://ci:d2d_da#1HEM…@pypi…`):
+    // when the user-info stops there with a user and no `@` yet, it runs on
+    // to an `@` that comes before any `/` or blank.
+    let mut auth_end = auth_end;
+    if matches!(text.get(auth_end), Some(b'#' | b'?'))
+        && text[a..auth_end].contains(&b':')
+        && !text[a..auth_end].contains(&b'@')
+    {
+        let longer = run(text, auth_end, 256, |b| {
+            !b.is_ascii_whitespace() && !b"/\"'<>\\`()|".contains(&b)
+        });
+        if text[auth_end..longer].contains(&b'@') {
+            auth_end = longer;
+        }
+    }
     let Some(at) = text[a..auth_end]
         .iter()
         .rposition(|&b| b == b'@')

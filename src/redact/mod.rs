@@ -26,9 +26,11 @@ mod csv;
 mod cut;
 mod dsn;
 mod entropy;
+mod fallback;
 mod generic;
 mod http;
 mod keys;
+mod labels;
 mod lex;
 mod pairs;
 mod placeholders;
@@ -88,6 +90,10 @@ enum Action {
     OnePasswordSecretKey,
     /// A Rancher API token (`token-xxxxx:<54 characters>`).
     RancherToken,
+    /// A password hash in crypt(3) form (`$6$salt$hash`).
+    CryptHash,
+    /// NTLM hashes as `secretsdump` prints them (`…:<lm>:<nt>:::`).
+    NtlmHashes,
     AzureSecret,
     Terraform,
     Discord,
@@ -168,6 +174,16 @@ enum Action {
     NamedAfter,
     /// .NET's `new NetworkCredential("user", "X")`.
     NetworkCredential,
+    /// `echo 'X' > file`, the file named as a secret.
+    EchoIntoFile,
+    /// Bundler's `user:X` for a gem server.
+    BundlerCredential,
+    /// "use X as the keystore password".
+    UsedAs,
+    /// A TOTP seed in groups of four after "setup key".
+    GroupedTotpSeed,
+    /// A call whose first argument is a secret: Python's `hmac.new(b'X', …)`.
+    FirstArgument,
     /// A call whose second argument is a secret: `jwt.sign(payload, 'X')`.
     SecondArgument,
     /// A call whose third argument is a secret: `getConnection(url, user, "X")`.
@@ -263,6 +279,16 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("::node:", Action::K3sToken),
     ("a3-", Action::OnePasswordSecretKey),
     ("token-", Action::RancherToken),
+    ("$1$", Action::CryptHash),
+    ("$2a$", Action::CryptHash),
+    ("$2b$", Action::CryptHash),
+    ("$2y$", Action::CryptHash),
+    ("$5$", Action::CryptHash),
+    ("$6$", Action::CryptHash),
+    ("$y$", Action::CryptHash),
+    ("$apr1$", Action::CryptHash),
+    ("$argon2", Action::CryptHash),
+    (":::", Action::NtlmHashes),
     ("q~", Action::AzureSecret),
     (".atlasv1.", Action::Terraform),
     ("discord", Action::Discord),
@@ -339,6 +365,16 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("reset-admin-password", Action::Command(Cmd::ResetPassword)),
     ("convertto-securestring", Action::Command(Cmd::SecureString)),
     ("networkcredential(", Action::NetworkCredential),
+    ("echo '", Action::EchoIntoFile),
+    ("bundle_", Action::BundlerCredential),
+    ("bundle config set", Action::BundlerCredential),
+    (" as the ", Action::UsedAs),
+    ("setup key", Action::GroupedTotpSeed),
+    ("echo \"", Action::EchoIntoFile),
+    ("hmac.new(", Action::FirstArgument),
+    ("createhmac(", Action::SecondArgument),
+    ("hmac.hexdigest(", Action::SecondArgument),
+    ("hmac.digest(", Action::SecondArgument),
     ("jwt.sign(", Action::SecondArgument),
     ("jwt.encode(", Action::SecondArgument),
     ("jwt.verify(", Action::SecondArgument),
@@ -477,6 +513,9 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("トークン", Action::ForeignApiKey),
     ("| password |", Action::PasswordColumn),
     ("api key ", Action::NamedThenColon),
+    ("new key ", Action::NamedThenColon),
+    ("here it is", Action::NamedThenColon),
+    ("here you go", Action::NamedThenColon),
     ("api token ", Action::NamedThenColon),
     ("application key ", Action::NamedThenColon),
     ("access token ", Action::NamedThenColon),
@@ -608,7 +647,10 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
                 context::twilio_secret_after(text, out[before].end, out);
             }
         }
-        Action::Assign => generic::assignment(text, start, end, out),
+        Action::Assign => {
+            generic::assignment(text, start, end, out);
+            labels::spaced_label(text, start, end, out);
+        }
         Action::AssignBefore => generic::assignment(text, start, end - 1, out),
         Action::QueryCode => http::query_code(text, start, end, out),
         Action::Authorization => http::authorization(text, start, end, out),
@@ -625,6 +667,8 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::K3sToken => shapes::k3s_token(text, start, end, out),
         Action::OnePasswordSecretKey => shapes::onepassword_secret_key(text, start, out),
         Action::RancherToken => shapes::rancher_token(text, start, end, out),
+        Action::CryptHash => shapes::crypt_hash(text, start, end, out),
+        Action::NtlmHashes => shapes::ntlm_hashes(text, end - 3, out),
         Action::AzureSecret => shapes::azure_client_secret(text, start, out),
         Action::Terraform => shapes::terraform(text, start, end, out),
         Action::Discord => context::discord_bot_token(text, end, out),
@@ -674,6 +718,11 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::UuidKey => context::uuid_key_near(text, start, end, out),
         Action::NamedAfter => context::named_after(text, start, end, out),
         Action::NetworkCredential => commands::network_credential(text, end, out),
+        Action::EchoIntoFile => commands::echo_into_file(text, end, out),
+        Action::BundlerCredential => commands::bundler_credential(text, start, end, out),
+        Action::UsedAs => context::used_as_secret(text, start, end, out),
+        Action::GroupedTotpSeed => context::grouped_totp_seed(text, end, out),
+        Action::FirstArgument => commands::argument(text, end, 1, out),
         Action::SecondArgument => commands::argument(text, end, 2, out),
         Action::ThirdArgument => commands::argument(text, end, 3, out),
         Action::OmniauthProvider => {

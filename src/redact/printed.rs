@@ -86,6 +86,14 @@ pub(super) const TRIGGERS: &[(&str, Printed)] = &[
     ("new api key", Printed::Random),
     // `cat ~/.vault-token`: the CLI's stored token (legacy `s.` ones too).
     (".vault-token", Printed::Random),
+    // `cat privatekey`, `sudo cat /var/lib/jenkins/secrets/initialAdminPassword`:
+    // a file named as a secret, printed (see `names_secret_file`).
+    ("cat ", Printed::RandomOnce),
+    // `az storage account keys list … -o tsv`: the account keys.
+    ("keys list", Printed::Random),
+    // `terraform console` evaluating a secret-named variable (`> var.admin_password`).
+    ("> var.", Printed::Password),
+    ("> nonsensitive(var.", Printed::Password),
     // `kubectl get secret X -o jsonpath='{.data.password}'`: the value, base64.
     ("jsonpath={.data.", Printed::Random),
     ("jsonpath=\"{.data.", Printed::Random),
@@ -262,7 +270,16 @@ fn fits_here(text: &[u8], hit: usize, hit_end: usize, i: usize) -> bool {
                 )
         }
         // The field `jq` prints must be a secret's (`.apikey`, `.IAMToken`).
-        "jq ." | "jq -r ." => names_a_secret_at(text, hit_end),
+        "jq ." | "jq -r ." | "> var." | "> nonsensitive(var." => names_a_secret_at(text, hit_end),
+        "cat " => {
+            let path_end = run(text, hit_end, 256, |b| {
+                !b.is_ascii_whitespace() && b != b';'
+            });
+            let next = skip_blanks(text, path_end);
+            // One file, and nothing piped after it.
+            names_secret_file(&text[hit_end..path_end])
+                && !matches!(text.get(next), Some(b'|' | b'&' | b'>'))
+        }
         // The variable printed must be a secret's.
         "printenv " | "echo $" | "echo \"$" | "echo \\" => {
             let start = run(text, hit_end, 8, |b| {
@@ -277,6 +294,37 @@ fn fits_here(text: &[u8], hit: usize, hit_end: usize, i: usize) -> bool {
     }
 }
 
+/// Whether a file's path names a file that holds one secret: its name
+/// (`privatekey`, `initialAdminPassword`, `.vault_pass.txt`, `api_token`)
+/// names a secret and it has no extension or a plain one (`.txt`, `.key`).
+/// A public key's file (`publickey`, `id_ed25519.pub`) does not.
+pub(super) fn names_secret_file(path: &[u8]) -> bool {
+    let path = path.strip_suffix(b"\"").unwrap_or(path);
+    let name = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
+    let name = name.strip_prefix(b".").unwrap_or(name);
+    let (stem, ext) = match name.iter().position(|&b| b == b'.') {
+        Some(dot) => (&name[..dot], &name[dot + 1..]),
+        None => (name, &name[name.len()..]),
+    };
+    let plain_ext = ["", "txt", "key", "pass", "token", "secret"]
+        .iter()
+        .any(|e| ext.eq_ignore_ascii_case(e.as_bytes()));
+    let lower = stem.to_ascii_lowercase();
+    let has = |k: &[u8]| lower.windows(k.len()).any(|w| w == k);
+    plain_ext
+        && !stem.is_empty()
+        && !has(b"pub")
+        && (super::generic::classify(stem).is_some()
+            || [
+                &b"privatekey"[..],
+                b"private_key",
+                b"private-key",
+                b"privkey",
+            ]
+            .iter()
+            .any(|k| has(k)))
+}
+
 /// Whether the identifier starting at `start` (`DB_PASSWORD`, `apikey`) is
 /// a secret's name.
 fn names_a_secret_at(text: &[u8], start: usize) -> bool {
@@ -289,6 +337,7 @@ fn names_a_secret(line: &[u8], i: usize) -> bool {
     let (trigger, _) = TRIGGERS[i];
     match trigger {
         "credentials/" => contains_ci(line, b".key"),
+        "keys list" => contains_ci(line, b"az "),
         // `cat /etc/wireguard/wg0.key` (a PEM key is its own rule).
         "wireguard/" => contains_ci(line, b"cat "),
         "base64 -d" | "base64 --decode" => contains_ci(line, b"secret"),

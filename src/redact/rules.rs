@@ -333,6 +333,8 @@ pub(super) static TOKEN_RULES: &[TokenRule] = &[
     rule("netlify_token", "nfp_", Alnum, 36, 40, Plain),
     rule("flyio_token", "fo1_", Url, 40, ANY, Plain),
     rule("flyio_token", "fm2_", Base64, 60, ANY, Plain),
+    // `fly tokens create` prints the scheme with the token, as one value.
+    rule("flyio_token", "FlyV1 fm2_", Base64, 60, ANY, Plain),
     rule("planetscale_token", "pscale_tkn_", UrlDot, 32, ANY, Plain),
     rule("planetscale_token", "pscale_pw_", UrlDot, 32, ANY, Plain),
     rule("contentful_token", "CFPAT-", Url, 40, 50, Plain),

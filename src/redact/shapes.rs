@@ -3,8 +3,10 @@
 //! keys (`AAAA…:APA91b…`), Microsoft Entra (Azure AD) client
 //! secrets (`…8Q~…`), Terraform Cloud tokens (`….atlasv1.…`), Salesforce
 //! access tokens (`00D…!…`), Mailchimp keys (`…-us12`), Azure DevOps
-//! tokens (`…AZDO…`), 1Password account Secret Keys (`A3-…`) and Rancher
-//! API tokens (`token-xxxxx:…`).
+//! tokens (`…AZDO…`), 1Password account Secret Keys (`A3-…`), Rancher
+//! API tokens (`token-xxxxx:…`), password hashes in crypt(3) form
+//! (`$6$salt$hash`, `$2y$10$…`, `$apr1$…`, `$argon2id$…`) and NTLM hashes
+//! as `secretsdump` prints them (`user:rid:<lm>:<nt>:::`).
 
 use super::Finding;
 use super::lex::{alnum, run, run_back, word};
@@ -207,6 +209,45 @@ pub(super) fn rancher_token(text: &[u8], hit: usize, hit_end: usize, out: &mut V
     }
 }
 
+fn crypt_byte(b: u8) -> bool {
+    alnum(b) || matches!(b, b'.' | b'/' | b'$' | b'=' | b',' | b'+')
+}
+
+/// A password hash in crypt(3)'s modular form, from its `$id$` (at `hit`):
+/// `$id$[params$]salt$hash` as `/etc/shadow`, `.htpasswd` and password
+/// columns hold it. Crackable offline, so it goes whole. The last field
+/// must be a real digest (20 characters or more), so `$1$2` in a script
+/// is left alone.
+pub(super) fn crypt_hash(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    if hit > 0 && (word(text[hit - 1]) || text[hit - 1] == b'$') {
+        return;
+    }
+    let end = run(text, hit_end, 400, crypt_byte);
+    let body = &text[hit_end..end];
+    let last = body.rsplit(|&b| b == b'$').next().unwrap_or_default();
+    // (Not through `push`: a hash starts like a shell variable, `$6`.)
+    if last.len() >= 20 && body.iter().any(u8::is_ascii_digit) {
+        out.push(Finding {
+            rule: "password_hash",
+            start: hit,
+            end,
+        });
+    }
+}
+
+/// An NT hash as `secretsdump` and `pwdump` print it, ending at `:::`
+/// (`hit`): `user:rid:<32 hex LM>:<32 hex NT>:::`. Both hashes go (the
+/// LM one is often the well-known empty hash, which costs nothing).
+pub(super) fn ntlm_hashes(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    let hex = |from: usize| text[from..from + 32].iter().all(u8::is_ascii_hexdigit);
+    let Some(lm) = hit.checked_sub(65).filter(|&lm| lm > 0) else {
+        return;
+    };
+    if text[lm - 1] == b':' && text[lm + 32] == b':' && hex(lm) && hex(lm + 33) {
+        push(out, text, "ntlm_hash", lm, hit);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,5 +359,35 @@ mod tests {
             rancher_token(t.as_bytes(), hit, hit + 6, &mut out);
         }
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn crypt_and_ntlm_hashes() {
+        let find = |t: &str, kw: &str| {
+            let mut out = Vec::new();
+            let hit = t.find(kw).unwrap();
+            crypt_hash(t.as_bytes(), hit, hit + kw.len(), &mut out);
+            out.first().map(|f| t[f.start..f.end].to_string())
+        };
+        let bcrypt = "$2y$10$IqlUl7/w6iGvZ6SbgSUObacWYZfx065ANxCCbuhIzy.BJOFQXRcB0";
+        assert_eq!(
+            find(&format!("ops:{bcrypt}\n"), "$2y$").as_deref(),
+            Some(bcrypt)
+        );
+        let sha512 = "$6$75KsjsE.HAtUJ/vX$207yNs2OFAO0uSG6mxIBY1h.nmJ14NTA985NSb/3p5YHq9pLBejdqvx4TOp92BuoAuNh";
+        assert_eq!(
+            find(&format!("deploy:{sha512}:19800:0:99999:7:::"), "$6$").as_deref(),
+            Some(sha512)
+        );
+        assert_eq!(find("echo $1$2 done", "$1$"), None);
+        assert_eq!(find("cost is $5$ per seat", "$5$"), None);
+        let t = "Administrator:500:aad3b435b51404eeaad3b435b51404ee:1069243ba7bbd2fa94f389d9c14f0c65:::";
+        let mut out = Vec::new();
+        ntlm_hashes(t.as_bytes(), t.find(":::").unwrap(), &mut out);
+        assert_eq!(&t[out[0].start..out[0].end], &t[18..83]);
+        let mut none = Vec::new();
+        let ipv6 = "tcp6  0  0 :::8080  :::*  LISTEN";
+        ntlm_hashes(ipv6.as_bytes(), ipv6.find(":::").unwrap(), &mut none);
+        assert!(none.is_empty());
     }
 }

@@ -1498,6 +1498,7 @@ pub fn all() -> Vec<Negative> {
             .chain(key_material_lookalikes(&mut rng))
             .chain(printed_and_public_lookalikes(&mut rng))
             .chain(call_and_id_lookalikes(&mut rng))
+            .chain(fallback_and_label_lookalikes(&mut rng))
             .map(|(category, text)| Negative { category, text }),
     );
     out
@@ -1597,14 +1598,7 @@ fn call_and_id_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
                 rng.string(HEX, 32)
             ),
         ),
-        (
-            "tool_output",
-            format!(
-                "$ python -c \"import secrets; print(secrets.token_hex(16))\"\n{}\nrequest_id: {}\n",
-                rng.string(HEX, 32),
-                uuid(rng)
-            ),
-        ),
+
         ("config", "%any : PSK %prompt".to_string()),
         (
             "prose",
@@ -1619,5 +1613,80 @@ fn call_and_id_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
             "test_output",
             "user: 3 passed, pass: 12 ok".to_string(),
         ),
+    ]
+}
+
+/// What the fallback, hash, label and secret-file rules must leave alone.
+fn fallback_and_label_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "code",
+            "LOG_LEVEL = os.environ.get(\"LOG_LEVEL\", \"debug\")".to_string(),
+        ),
+        (
+            "code",
+            "let region = env::var(\"AWS_REGION\").unwrap_or(\"eu-west-1\".into());".to_string(),
+        ),
+        ("code", "token = ENV.fetch(\"GITHUB_TOKEN\")".to_string()),
+        (
+            "code",
+            "let name = String::from(\"hello world\");".to_string(),
+        ),
+        (
+            "code",
+            "mac = hmac.new(key, msg, hashlib.sha256)".to_string(),
+        ),
+        (
+            "shell",
+            "for f in $1$2; do echo $5$ per seat; done".to_string(),
+        ),
+        (
+            "tool_output",
+            "tcp6       0      0 :::8080                 :::*                    LISTEN"
+                .to_string(),
+        ),
+        (
+            "tool_output",
+            format!(
+                "Run actions/cache@v4\nCache saved with key: node-modules-Linux-{}",
+                rng.string(HEX, 64)
+            ),
+        ),
+        ("tool_output", format!("Accessor ID  = {}", uuid(rng))),
+        (
+            "tool_output",
+            format!("$ cat publickey\n{}=", rng.string(B64, 43)),
+        ),
+        (
+            "tool_output",
+            format!("$ cat README.md\n{}", rng.string(HEX, 64)),
+        ),
+        ("shell", "echo 'hello world' > notes.txt".to_string()),
+        (
+            "shell",
+            "bundle config set --local path vendor/bundle".to_string(),
+        ),
+        (
+            "config",
+            "BUNDLE_PATH: \"vendor/bundle\"\nBUNDLE_JOBS: \"4\"".to_string(),
+        ),
+        ("config", "api_secret = apiSecretFromVault".to_string()),
+        ("prose", "we use Kubernetes as the platform".to_string()),
+        (
+            "prose",
+            "here it is: https://github.com/acme/shop/pull/42".to_string(),
+        ),
+        (
+            "prose",
+            "the cache key is ".to_string() + &rng.string(HEX, 32),
+        ),
+        (
+            "public_keys",
+            format!(
+                "await reg.pushManager.subscribe({{ userVisibleOnly: true, applicationServerKey: 'B{}' }});",
+                rng.string(URL, 86)
+            ),
+        ),
+        ("config", "routing_key = orders.created".to_string()),
     ]
 }

@@ -4172,6 +4172,7 @@ pub fn all() -> Vec<Positive> {
     prose_and_provider_shapes(&mut rng, &mut out);
     printed_and_tabled(&mut rng, &mut out);
     calls_flags_and_ids(&mut rng, &mut out);
+    fallbacks_hashes_and_labels(&mut rng, &mut out);
     out
 }
 
@@ -4403,5 +4404,259 @@ fn calls_flags_and_ids(rng: &mut Rng, out: &mut Vec<Positive>) {
         "rancher_token",
         format!("$ rancher login https://rancher.ops.internal -t {rancher} --skip-verify"),
         vec![rancher],
+    );
+}
+
+/// Environment lookups with a literal fallback, crypt(3) and NTLM hashes,
+/// multi-word labels in CLI tables and prompts, files named as secrets,
+/// prose cues and the less common config shapes.
+fn fallbacks_hashes_and_labels(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let mut push = |kind: &'static str, text: String, secrets: Vec<String>| {
+        out.push(Positive {
+            family: "fallbacks_hashes_and_labels",
+            kind,
+            text,
+            secrets,
+        });
+    };
+    let token = rng.string(ALNUM, 36);
+    push(
+        "ruby_fetch_block",
+        format!("  config.api_key = ENV.fetch(\"QDRANT_API_KEY\") {{ \"{token}\" }}"),
+        vec![token],
+    );
+    let token = rng.string(URL, 40);
+    push(
+        "python_getenv_or",
+        format!("SENDGRID_TOKEN = os.getenv('SENDGRID_TOKEN') or '{token}'"),
+        vec![token],
+    );
+    let token = rng.string(ALNUM, 32);
+    push(
+        "laravel_env_default",
+        format!("    'secret' => env('PUSHER_APP_SECRET', '{token}'),"),
+        vec![token],
+    );
+    let token = rng.string(HEX, 32);
+    push(
+        "rust_string_from",
+        format!("let mapbox_token = String::from(\"{token}\");"),
+        vec![token],
+    );
+    let key = rng.string(ALNUM, 32);
+    push(
+        "hmac_key_literal",
+        format!("digest = hmac.new(b'{key}', payload, hashlib.sha256).hexdigest()"),
+        vec![key],
+    );
+    let key = rng.string(ALNUM, 28);
+    push(
+        "node_create_hmac",
+        format!("const mac = crypto.createHmac('sha256', '{key}').update(raw).digest('hex');"),
+        vec![key],
+    );
+    let crypt = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let bcrypt = format!("$2b$12${}", rng.string(crypt, 53));
+    let sha512 = format!("$6${}${}", rng.string(crypt, 16), rng.string(crypt, 86));
+    push(
+        "htpasswd_and_shadow",
+        format!(
+            "$ sudo cat /etc/nginx/.htpasswd\nadmin:{bcrypt}\n$ sudo getent shadow deploy\ndeploy:{sha512}:19800:0:99999:7:::"
+        ),
+        vec![bcrypt, sha512],
+    );
+    let nt = rng.string(HEX, 32);
+    push(
+        "secretsdump_ntlm",
+        format!(
+            "[*] Dumping local SAM hashes (uid:rid:lmhash:nthash)\nsvc_backup:1104:aad3b435b51404eeaad3b435b51404ee:{nt}:::"
+        ),
+        vec![nt],
+    );
+    let secret = rng.string(B64, 64);
+    push(
+        "cli_table_secret",
+        format!(
+            "+------------+------------------------------------------------------------------+\n| API Secret | {secret} |\n+------------+------------------------------------------------------------------+"
+        ),
+        vec![secret],
+    );
+    let id = uuid(rng);
+    push(
+        "aligned_secret_id",
+        format!(
+            "$ consul acl bootstrap\nAccessorID:       {}\nSecret ID        = {id}\nDescription:      Bootstrap Token (Global Management)",
+            uuid(rng)
+        ),
+        vec![id],
+    );
+    let key = uuid(rng);
+    push(
+        "answered_prompt",
+        format!(
+            "? Public API Key: {}\n? Private API Key: {key}\n? Default Org ID: {}",
+            rng.string(LOWER, 8),
+            rng.string(HEX, 24)
+        ),
+        vec![key],
+    );
+    let key = format!("{}=", rng.string(B64, 43));
+    push(
+        "cat_private_key_file",
+        format!("$ umask 077 && wg genkey > privatekey\n$ cat privatekey\n{key}\n"),
+        vec![key],
+    );
+    let pw = rng.string(HEX, 32);
+    push(
+        "cat_password_file",
+        format!("$ sudo cat /var/lib/jenkins/secrets/initialAdminPassword\n{pw}\n"),
+        vec![pw],
+    );
+    let pw = format!(
+        "{}~{}#{}",
+        rng.string(ALNUM, 5),
+        rng.string(ALNUM, 6),
+        rng.string(DIGITS, 3)
+    );
+    push(
+        "echo_into_secret_file",
+        format!("$ echo '{pw}' > ~/.ansible/vault_pass.txt && chmod 600 ~/.ansible/vault_pass.txt"),
+        vec![pw],
+    );
+    let pw = format!("{}*{}", rng.string(ALNUM, 8), rng.string(ALNUM, 7));
+    push(
+        "terraform_console",
+        format!("$ terraform console\n> var.db_admin_password\n\"{pw}\"\n> exit"),
+        vec![pw],
+    );
+    let pw = format!("{}==", rng.string(B64, 18));
+    push(
+        "xml_element_with_attributes",
+        format!(
+            "<Server>\n  <Host>ftp.example.net</Host>\n  <User>deploy</User>\n  <Pass encoding=\"base64\">{pw}</Pass>\n</Server>"
+        ),
+        vec![pw],
+    );
+    let pw = format!(
+        "{}#{}*{}",
+        rng.string(ALNUM, 6),
+        rng.string(ALNUM, 5),
+        rng.string(ALNUM, 4)
+    );
+    push(
+        "url_password_with_hash",
+        format!("[global]\nextra-index-url = https://ci:{pw}@pypi.internal.example/simple/"),
+        vec![pw],
+    );
+    let pw = rng.string(ALNUM, 34);
+    push(
+        "bundler_credentials",
+        format!(
+            "$ bundle config set --global gems.example-pro.com {}:{pw}\n$ cat ~/.bundle/config\n---\nBUNDLE_GEMS__EXAMPLE__PRO__COM: \"{}:{pw}\"",
+            rng.string(LOWER_DIGIT, 8),
+            rng.string(LOWER_DIGIT, 8)
+        ),
+        vec![pw],
+    );
+    let key = rng.string(HEX, 32);
+    push(
+        "kaggle_json",
+        format!(
+            "$ cat ~/.kaggle/kaggle.json\n{{\"username\":\"{}\",\"key\":\"{key}\"}}",
+            rng.string(LOWER, 6)
+        ),
+        vec![key],
+    );
+    let key = rng.string(HEX, 32);
+    push(
+        "pagerduty_routing_key",
+        format!("+PAGERDUTY_ROUTING_KEY={key}\n RETRIES=3"),
+        vec![key],
+    );
+    let secret = rng.string(LETTERS, 24);
+    push(
+        "ini_letters_only",
+        format!("[default]\noutput = json\napi_secret = {secret}"),
+        vec![secret],
+    );
+    let key = format!(
+        "django-insecure-{}&={}",
+        rng.string(LOWER_DIGIT, 40),
+        rng.string(LOWER_DIGIT, 8)
+    );
+    push(
+        "secret_through_ampersand",
+        format!("    environment:\n      - DJANGO_SECRET_KEY={key}\n      - DEBUG=0"),
+        vec![key],
+    );
+    let pw = format!("{}=,{}", rng.string(ALNUM, 8), rng.string(ALNUM, 6));
+    push(
+        "password_through_comma",
+        format!("        environment:\n          POSTGRES_PASSWORD: {pw}"),
+        vec![pw],
+    );
+    let long = rng.string(B64, 900);
+    push(
+        "very_long_password_flag",
+        format!(
+            "$ docker login --username AWS --password {long} 1234.dkr.ecr.eu-west-1.amazonaws.com\nLogin Succeeded"
+        ),
+        vec![long],
+    );
+    let key = rng.string(HEX, 32);
+    push(
+        "prose_api_key_hex",
+        format!("my openai api key is {key} — why does it 401?"),
+        vec![key],
+    );
+    let key = rng.string(ALNUM, 40);
+    push(
+        "key_on_next_line",
+        format!("user> I pasted the global API key into the terminal:\n{key}\nnow what?"),
+        vec![key],
+    );
+    let key = rng.string(UPPER_DIGIT, 34);
+    push(
+        "here_it_is",
+        format!("ok here it is: {key}\nwire it into the config"),
+        vec![key],
+    );
+    let pw = format!("{}._.{}", rng.string(ALNUM, 7), rng.string(ALNUM, 12));
+    push(
+        "used_as_password",
+        format!("use {pw} as the keystore password when you regenerate the jks"),
+        vec![pw],
+    );
+    let seed: Vec<String> = (0..8)
+        .map(|_| rng.string("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 4))
+        .collect();
+    let seed = seed.join(" ");
+    push(
+        "grouped_totp_seed",
+        format!("the 2FA setup key they showed is {seed}"),
+        vec![seed],
+    );
+    let pw = rng.string(ALNUM, 20);
+    push(
+        "user_is_pass",
+        format!("ssh to the build box: user is deploy, pass: {pw}"),
+        vec![pw],
+    );
+    // (This was a look-alike by mistake: what `token_hex` prints is a
+    // secret; the request id after it is not, and stays.)
+    let hex = rng.string(HEX, 32);
+    push(
+        "printed_then_label",
+        format!(
+            "$ python -c \"import secrets; print(secrets.token_hex(16))\"\n{hex}\nrequest_id: {}\n",
+            uuid(rng)
+        ),
+        vec![hex],
+    );
+    let flyv1 = format!("FlyV1 fm2_{}", rng.string(B64, 120));
+    push(
+        "flyv1_scheme",
+        format!("FLY_API_TOKEN='{flyv1}'"),
+        vec![flyv1],
     );
 }
