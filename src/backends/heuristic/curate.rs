@@ -135,7 +135,44 @@ impl Current {
             retire_changed_settings(&mut memory.preferences, &changed, &newest);
             retire_changed_settings(&mut memory.environment, &changed, &newest);
             retire_rivals(memory, &self.global, &newest);
+            mark_replaced(&mut memory.preferences);
+            mark_replaced(&mut memory.environment);
         }
+        mark_replaced(&mut self.global);
+    }
+}
+
+/// Says which value is old in a rule that states a change ("switch
+/// formatter from alejandra to nixfmt-rfc-style" gets "(alejandra no
+/// longer used)"), so a reader does not take the old value, named first,
+/// for the current one. A rule that says so already is left as it is.
+fn mark_replaced(entries: &mut [Tallied]) {
+    static SAYS_OLD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:instead|no longer|not anymore|anymore|replaced|replaces|formerly|previously|used to|deprecated|dropped|removed|retired|gone|switched|moved|migrated|was|were|not|never|rather than)\b")
+            .expect("valid regex")
+    });
+    for e in entries {
+        if SAYS_OLD.is_match(&e.text) {
+            continue;
+        }
+        let Some(Replacement {
+            old: Some(old),
+            new: Some(new),
+            ..
+        }) = replacement(&e.text)
+        else {
+            continue;
+        };
+        if old.eq_ignore_ascii_case(&new) || !mentions(&e.text, &new) {
+            continue;
+        }
+        let old = if old.contains(' ') || old.contains('`') {
+            old
+        } else {
+            format!("`{old}`")
+        };
+        let end = e.text.trim_end_matches(['.', ' ']).len();
+        e.text = format!("{} ({old} no longer used).", &e.text[..end]);
     }
 }
 
@@ -879,12 +916,12 @@ fn port_subjects(text: &str) -> Vec<String> {
     }
     // "web runs on :3000, admin on :3200": each named service's port.
     static NAMED_PORT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b((?:(?:dev|staging|prod|test|local|main|admin|public) )?[a-z][\w-]*)\s+(?:(?:runs\s+|is\s+(?:up\s+)?|comes\s+up\s+|listens\s+|lives\s+|serves\s+|sits\s+|starts\s+)?on|(?:is\s+up|runs|listens|serves)\s+at|now\s+on|(?:moved|switched|changed|went)\s+to|is\s+now\s+on)\s+(?:port\s+)?(?:https?://)?(?:localhost|127\.0\.0\.1)?:?\d{4,5}\b")
+        Regex::new(r"(?i)\b((?:(?:dev|staging|prod|test|local|main|admin|public) )?[a-z][\w-]*)\s+(?:(?:now\s+)?(?:runs\s+|is\s+(?:up\s+)?|comes\s+up\s+|listens\s+|lives\s+|serves\s+|sits\s+|starts\s+)?on|(?:is\s+up|runs|listens|serves)\s+at|now\s+on|(?:moved|switched|changed|went)\s+to|is\s+now\s+on)\s+(?:port\s+)?(?:https?://)?(?:localhost|127\.0\.0\.1)?:?\d{4,5}\b")
             .expect("valid regex")
     });
     // "moved the dev server to port 4050".
     static MOVED_PORT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:moved|switched|changed)\s+(?:the\s+)?((?:dev\s+)?[a-z][\w-]*(?:\s+server)?)\s+to\s+(?:port\s+)?:?\d{4,5}\b")
+        Regex::new(r"(?i)\b(?:mov(?:ed|ing)|switch(?:ed|ing)|chang(?:ed|ing))\s+(?:the\s+)?((?:dev\s+)?[a-z][\w-]*(?:\s+server)?)\s+to\s+(?:port\s+)?:?\d{4,5}\b")
             .expect("valid regex")
     });
     NAMED_PORT
@@ -892,9 +929,9 @@ fn port_subjects(text: &str) -> Vec<String> {
         .chain(MOVED_PORT.captures_iter(text))
         .map(|c| match c[1].to_ascii_lowercase().as_str() {
             // A web framework's server is the project's dev server.
-            "site" | "dev server" | "server" | "phoenix" | "rails" | "django" | "flask"
-            | "fastapi" | "uvicorn" | "vite" | "next" | "nuxt" | "astro" | "remix"
-            | "sveltekit" | "laravel" | "symfony" => "dev server".to_string(),
+            "site" | "dev site" | "dev app" | "web app" | "dev server" | "server" | "phoenix"
+            | "rails" | "django" | "flask" | "fastapi" | "uvicorn" | "vite" | "next" | "nuxt"
+            | "astro" | "remix" | "sveltekit" | "laravel" | "symfony" => "dev server".to_string(),
             name => name.to_string(),
         })
         .filter(|name| {
@@ -1302,6 +1339,33 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_that_states_a_change_says_which_value_is_old() {
+        let mut entries: Vec<Tallied> = [
+            "switch formatter from alejandra to nixfmt-rfc-style, RFC style is the official one now",
+            "Could you please move all our routes from `useLoaderData` to `loaderData` from `Route.ComponentProps`?",
+            "we use biome instead of eslint now",
+            "always run `just fmt` before committing",
+        ]
+        .iter()
+        .map(|t| Tallied {
+            text: t.to_string(),
+            members: vec![0],
+        })
+        .collect();
+        mark_replaced(&mut entries);
+        let texts: Vec<&str> = entries.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "switch formatter from alejandra to nixfmt-rfc-style, RFC style is the official one now (`alejandra` no longer used).",
+                "Could you please move all our routes from `useLoaderData` to `loaderData` from `Route.ComponentProps`? (`useLoaderData` no longer used).",
+                "we use biome instead of eslint now",
+                "always run `just fmt` before committing",
+            ]
+        );
+    }
+
+    #[test]
     fn facts_name_their_subjects() {
         // A version said in passing, and a port a rule moves.
         assert!(
@@ -1315,6 +1379,16 @@ mod tests {
         assert_eq!(
             fact_subjects("after the gateway change the api moved to 8088."),
             fact_subjects("api listens on 8080 (see cmd/relay/main.go)")
+        );
+        // The dev site is the dev server.
+        assert!(
+            fact_subjects("Moved the dev site to port 8890 and tests to 8891 in `.wp-env.json`.")
+                .contains(&"port of dev server".to_string())
+        );
+        // "now listens on" and "is up on": the dev server's port either way.
+        assert_eq!(
+            fact_subjects("The dev server now listens on port 4040 (`mist.port(4040)`)."),
+            fact_subjects("Server is up on http://127.0.0.1:8000.")
         );
         // A pin file and the tool itself report the same version.
         assert_eq!(

@@ -39,7 +39,7 @@ static GENERATED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A tool version the project requires, as an error or a manifest says it.
 static REQUIRED_VERSION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\b(?:requires?|required|expected|needs?|wanted|engines?)\b[^\n]{0,60}?\b(node(?:\.js)?|python|go|ruby|rustc?|java|jdk|elixir|erlang|otp|pnpm|npm|yarn|deno|bun|php|terraform)\b["':\s]{0,6}(?:version\s*)?(?:of\s*)?["']?((?:>=|<=|>|<|\^|~|=)?\s*v?\d+(?:\.\d+){0,2}(?:\.x)?)"#)
+    Regex::new(r#"(?i)\b(?:requires?|required|expected|needs?|wanted|engines?)\b[^\n]{0,60}?\b(node(?:\.js)?|python|go|ruby|rustc?|java|jdk|elixir|erlang|otp|pnpm|npm|yarn|deno|bun|php|terraform|dart|flutter|gradle|kotlin|swift|zig|gleam|neovim|nvim)\b["':\s]{0,6}(?:`?sdk:?\s*)?(?:version\s*)?(?:of\s*)?["']?((?:>=|<=|>|<|\^|~|=)?\s*v?\d+(?:\.\d+){0,2}(?:\.x)?)"#)
         .expect("valid regex")
 });
 
@@ -57,7 +57,7 @@ static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
 /// A human statement of fact about the environment.
 static STATED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"(?i)\b(?:runs?|listens?|served|serves|is|are|lives?|sits?|starts?|up)\s+on\s+(?:port\s+)?:?\d{4,5}\b|\bport\s+\d{4,5}\b|\b(?:on|at)\s+(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d{2,5}\b",
+        r"(?i)\b(?:runs?|listens?|served|serves|is|are|lives?|sits?|starts?|up)\s+on\s+(?:port\s+)?:?\d{4,5}\b|\bport\s+\d{4,5}\b|\b(?:on|at)\s+`?(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d{2,5}\b",
         r"|\b(?:is|are|lives?|stored|kept|sits?)\s+(?:in|at|on)\s+(?:the\s+)?(?:s3\s+|gcs\s+)?(?:bucket|table|database|db|schema|namespace|cluster|account|profile)\s+`?[\w.-]+",
         r"|`?\b[A-Z][A-Z0-9_]*_`?[\s-]+prefix(?:ed)?\b",
         r"|\bpinned to (?:port )?:?\d{4,5}\b|\bis the (?:single )?source of truth\b",
@@ -94,6 +94,16 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:starts?|lives?|sits?|is mapped|is located|loads?|begins?) at 0x[0-9a-fA-F]{4,}\b",
         r"|\b(?:is|are) (?:the |our |a )?[\w -]{0,30}?\b[\w-]+\.(?:local|lan|internal|home|corp)\b",
         r"|\b(?:config|configuration|settings|secrets|credentials) (?:comes?|is read|are read|is loaded|are loaded) from\b",
+        // "every value can be overridden through `LEDGERLINE_*` environment variables".
+        r"|\b(?:overridden|overridable|set|configured|configurable)\s+(?:through|via|with|by)\s+`?[A-Z][A-Z0-9]*_\*?`?",
+        // "Flyway runs on startup from `classpath:db/migration`".
+        r"|\b(?:runs?|loads?|reads?|applies|picks up)\s+(?:[\w-]+\s+){0,2}from\s+`?(?:classpath:)?[\w.-]+/[\w./-]*",
+        // "The project pins `java=21.0.5-tem` in `.sdkmanrc`", "pins pnpm@9.15.0".
+        r"|\bpins?\s+`?[A-Za-z][\w.-]*[=@]v?\d[\w.-]*`?",
+        r"|\brequires?\s+v?\d+\.\d+(?:\.\d+)?\s+(?:via|in|from)\s+`?[\w.-]+",
+        r"|\brequires?\s+(?:dart|flutter|node|python|ruby|java|go|php|elixir|swift|kotlin|gradle|zig|gleam|neovim|nvim)\s+`?(?:sdk:?\s*)?[\^~>=<]*\s*v?\d+\.\d+",
+        // "loaded by direnv when you `cd` into the repo".
+        r"|\b(?:loaded|set|exported) by (?:direnv|nix-direnv|mise|dotenv|asdf)\b",
     ))
     .expect("valid regex")
 });
@@ -102,6 +112,14 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
 /// asks the agent to do now, not how the project is.
 static ASKS_FOR_THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:ok,?\s+|now\s+|then\s+|pls\s+|please\s+)*(?:run|try|start|restart|add|fix|check|make|build|deploy|open|create|write|update|move|rename|delete|remove|install|kill|stop|point|hit|curl|test)\b")
+        .expect("valid regex")
+});
+
+/// "wp-env wont start, port 8888 is taken by my other project": what is
+/// broken right now, the task's reason, not how the project is (a port
+/// taken by something else can be a reason for a pin, which is a fact).
+static PROBLEM_REPORT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:won'?t|wont|doesn'?t|doesnt|does not|can'?t|cant|cannot)\s+(?:start|run|build|connect|boot|load|work)\b")
         .expect("valid regex")
 });
 
@@ -119,7 +137,7 @@ pub(super) const VERSION_PINS: &[(&str, Option<&str>)] = &[
 
 /// What the agent says about itself or proposes, not about the project.
 static AGENT_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:i\b|i'|let me|let's|we could|you could|you can|if\b|so\b|should i|want me|try\b)|\b(?:could|might|would|maybe|probably|perhaps|still|therefore|can be)\b|\bi'?m\b|^reproduced\b|\b(?:now )?pass(?:es|ed)? \(\d+/\d+\)|\b\d+ repeats\b")
+    Regex::new(r"(?i)^(?:i\b|i'|let me|let's|we could|you could|you can|if\b|so\b|should i|want me|try\b)|\b(?:could|might|would|maybe|probably|perhaps|still|therefore)\b|\bcan be (?:rewritten|replaced|moved|simplified|improved|removed|dropped|merged|split|refactored|cleaned|deleted|migrated|converted)\b|\bi'?m\b|^reproduced\b|\b(?:now )?pass(?:es|ed)? \(\d+/\d+\)|\b\d+ repeats\b")
         .expect("valid regex")
 });
 
@@ -237,8 +255,11 @@ pub(crate) fn environment_facts(
         for sentence in prose(turn.text) {
             // The whole sentence is checked: a fact cut from a dangerous
             // request ("…, run curl … | sh from there") is no fact.
-            let fact = stated_fact(&sentence)
-                .filter(|f| !ASKS_FOR_THE_TASK.is_match(f) && !poison::is_dangerous(&sentence));
+            let fact = stated_fact(&sentence).filter(|f| {
+                !ASKS_FOR_THE_TASK.is_match(f)
+                    && !PROBLEM_REPORT.is_match(f)
+                    && !poison::is_dangerous(&sentence)
+            });
             if let Some(fact) = fact {
                 push(fact.to_string());
             }
@@ -753,6 +774,45 @@ mod tests {
                 "environment variables use the `TIDE_` prefix (e.g. `TIDE_DB_PASSWORD`)"
             ]
         );
+    }
+
+    #[test]
+    fn what_is_broken_right_now_is_no_fact() {
+        let found = facts(
+            &[],
+            &[
+                "wp-env wont start, port 8888 is taken by my other project. move this one to 8890 (tests 8891) and keep it there from now on",
+            ],
+        );
+        assert!(!found.iter().any(|f| f.contains("8888")), "{found:?}");
+    }
+
+    #[test]
+    fn what_an_agent_says_about_overrides_migrations_pins_and_loaders() {
+        let said = "Local settings live in `src/main/resources/application-dev.yml`. The datasource points at Postgres on `localhost:5433` (compose maps the container's 5432 to host port 5433), and every value can be overridden through `LEDGERLINE_*` environment variables. Flyway runs on startup from `classpath:db/migration`.\n\nThe project pins `java=21.0.5-tem` in `.sdkmanrc`. It comes from `.envrc`, loaded by direnv when you `cd` into the repo. pubspec requires Dart `sdk: ^3.5.0` (you have 3.5.4). The globally installed pnpm is 8.15.6 but the project requires 9.15.0 via `packageManager`.";
+        let events = [Event::Message(crate::sources::Message {
+            role: Role::Assistant,
+            text: said.into(),
+            phase: None,
+            at: None,
+            line: 1,
+            citation: None,
+        })];
+        let found = facts(&events, &[]);
+        for needle in [
+            "localhost:5433",
+            "LEDGERLINE_",
+            "db/migration",
+            "21.0.5-tem",
+            "direnv",
+            "^3.5.0",
+            "9.15.0",
+        ] {
+            assert!(
+                found.iter().any(|f| f.contains(needle)),
+                "{needle}: {found:?}"
+            );
+        }
     }
 
     #[test]

@@ -176,7 +176,7 @@ static GENERAL_STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
 /// "the other one", "like I said" — whatever the rule shape, it is the task's.
 static POINTS_AT_ONE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:that one|this one|the other one|i meant|like i said|as i said|what i asked)\b",
+        r"(?i)\b(?:that one|this one|the other one|the one (?:in|on|at|with|from|for|that|i)|not that (?:test|file|function|method|class|module|branch|commit|page|screen|component|endpoint|route|query|table|column|field|line)|i meant|like i said|as i said|what i asked)\b",
     )
     .expect("valid regex")
 });
@@ -344,10 +344,20 @@ static THIS_TASKS_THING: LazyLock<Regex> = LazyLock::new(|| {
 /// a prohibition about "it" counts only when a request opens the sentence.
 fn about_this_task(statement: &str) -> bool {
     let s = statement.trim();
-    THIS_TASKS_THING.find(s).is_some_and(|m| {
-        m.start() == 0 || TASK_DIRECTIVE.is_match(&without_fillers(s)) || REQUEST_VERB.is_match(s)
-    })
+    RELEASE_OF_A_VERSION.is_match(s)
+        || THIS_TASKS_THING.find(s).is_some_and(|m| {
+            m.start() == 0
+                || TASK_DIRECTIVE.is_match(&without_fillers(s))
+                || REQUEST_VERB.is_match(s)
+        })
 }
+
+/// Cutting one release: "release time: bump to v0.7.1 and tag it", "tag
+/// 2.3.0 and publish". A standing rule about releases names no version.
+static RELEASE_OF_A_VERSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:bump(?:ing)?|releas(?:e|ing)|tag(?:ging)?|publish(?:ing)?|cut(?:ting)?|ship(?:ping)?)\b(?:\s+(?:it|the|a|version|release|to|as|and))*\s+v?\d+\.\d+(?:\.\d+)?\b")
+        .expect("valid regex")
+});
 
 /// A sentence that says it is a standing rule: "rule here: …", "from now
 /// on …", "in this repo we …".
@@ -665,7 +675,7 @@ static REVIEW_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 
 static QUESTION_START: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:why|what|how|where|who|which|is|are|does|did|can|could|would|will|shall|do you|do we|should we|should i)\b",
+        r"(?i)^(?:why|what|whats|what's|how|hows|how's|where|wheres|where's|who|which|is|are|does|did|can|could|would|will|shall|do you|do we|should we|should i)\b",
     )
     .expect("valid regex")
 });
@@ -974,6 +984,114 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             break;
         }
     }
+    // (A rule of the session that names the old value says it already:
+    // "make sure nobody adds jackson-databind back: from now on we use …".)
+    for change in stated_changes(&sentences) {
+        let covered = change.old.as_deref().is_some_and(|old| {
+            out.iter()
+                .any(|p| super::supersede::names_old(&p.statement, old))
+        });
+        if !covered && out.len() < MAX_PREFERENCES {
+            out.push(change.preference);
+        }
+    }
+    out
+}
+
+/// A change of tool or command the user asked for (and the agent made):
+/// "move us from `dagster dev` to `dg dev`", "lets drop golang-migrate now
+/// … switch us to goose". Said as a request, it is no standing rule, but
+/// it retires the old value for good: kept as "`old` was replaced by `new`".
+struct StatedChange {
+    old: Option<String>,
+    preference: Preference,
+}
+
+/// The verbs of a change the user asks for.
+static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:switch|move|migrate|drop|replace|ditch|get rid of|port)\b")
+        .expect("valid regex")
+});
+
+/// "lets drop golang-migrate now": a tool the user asks to be removed.
+static DROP_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:let'?s|lets|please|we can|we should|time to)\s+(?:drop|ditch|remove|get rid of)\s+(?:the\s+|our\s+)?(`[^`]+`|[A-Za-z][\w.+/-]*[\w+])")
+        .expect("valid regex")
+});
+
+/// "switch us to goose": what the user asks to change to.
+static SWITCH_TO: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:switch|move|migrate|port)\s+(?:(?:us|it|them|everything|the\s+\w+)\s+)?(?:over\s+)?to\s+(`[^`]+`|[A-Za-z][\w.+/-]*[\w+])")
+        .expect("valid regex")
+});
+
+/// "could you (please) …", "can you …": a request, not a question.
+static POLITE_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:\w+[.!,]\s+)*(?:could|can|would) you (?:please )?").expect("valid regex")
+});
+
+fn stated_changes(sentences: &[Sentence]) -> Vec<StatedChange> {
+    let mut out = Vec::new();
+    let mut n = 0;
+    while n < sentences.len() {
+        let s = &sentences[n];
+        n += 1;
+        let text = s.text.trim();
+        let asked = POLITE_REQUEST.replace(text, "");
+        let question =
+            asked.len() == text.len() && (text.ends_with('?') || QUESTION_START.is_match(text));
+        if matches!(s.context, Context::Pasted | Context::Declined)
+            || question
+            || !CHANGE_VERB.is_match(text)
+            || poison::is_dangerous(text)
+        {
+            continue;
+        }
+        let dropped = || {
+            DROP_REQUEST
+                .captures(text)
+                .map(|c| super::supersede::Replacement {
+                    new: None,
+                    old: Some(c[1].trim_matches('`').to_string()),
+                    plain: false,
+                })
+        };
+        let Some(mut r) = replacement(text)
+            .filter(|r| r.old.is_some())
+            .or_else(dropped)
+        else {
+            continue;
+        };
+        // "lets drop golang-migrate now. switch us to goose": the new value
+        // in the next sentence of the same message.
+        if r.new.is_none()
+            && let Some(next) = sentences.get(n).filter(|x| !x.opening)
+            && CHANGE_VERB.is_match(&next.text)
+            && let Some(new) = replacement(&next.text)
+                .and_then(|x| x.new.filter(|_| x.old.is_none()))
+                .or_else(|| {
+                    SWITCH_TO
+                        .captures(&next.text)
+                        .map(|c| c[1].trim_matches('`').to_string())
+                })
+        {
+            r.new = Some(new);
+            n += 1;
+        }
+        let old = r.old.clone().unwrap_or_default();
+        let statement = match &r.new {
+            Some(new) => format!("`{old}` was replaced by `{new}`"),
+            None => format!("`{old}` was dropped"),
+        };
+        out.push(StatedChange {
+            old: r.old,
+            preference: Preference {
+                statement,
+                evidence: quote(text),
+                kind: Kind::Rule,
+            },
+        });
+    }
     out
 }
 
@@ -1073,7 +1191,7 @@ fn declines(turn: &Turn<'_>) -> bool {
 
 /// The rule a sentence states, with its kind, if it is a standing one.
 fn standing_rule(s: &Sentence) -> Option<(Kind, String)> {
-    if s.context == Context::Pasted {
+    if s.context == Context::Pasted || SPEC_KEYWORD.is_match(&s.text) {
         return None;
     }
     let (kind, statement) = rule_kind(&s.text, s.after_correction)?;
@@ -1303,6 +1421,15 @@ fn own_lines(t: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// A specification's requirement keyword in capitals (RFC 2119's `SHALL`,
+/// `SHALL NOT`, `MUST NOT`, `REQUIRED`): text the user pasted from a
+/// standard or a policy, not a rule they state ("2. SSH SHALL listen on
+/// port 48022 only."). A lone emphatic `MUST` is the user's own.
+static SPEC_KEYWORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:SHALL(?: NOT)?|MUST NOT|SHOULD NOT|REQUIRED|RECOMMENDED)\b")
+        .expect("valid regex")
+});
 
 /// Words that announce pasted text: a spec, a ticket, an issue, criteria.
 static PASTED_INTRO: LazyLock<Regex> = LazyLock::new(|| {
@@ -1894,6 +2021,46 @@ mod tests {
     }
 
     #[test]
+    fn a_change_the_user_asks_for_is_kept_as_a_replacement() {
+        assert_eq!(
+            statements(&[
+                "actually lets drop golang-migrate now, been meaning to. switch us to goose, the sqlite driver thing with migrate is annoying. convert the existing ones"
+            ]),
+            vec!["`golang-migrate` was replaced by `goose`"]
+        );
+        assert_eq!(
+            statements(&[
+                "Good afternoon. Dagster 1.10 is out and the docs now recommend the `dg` CLI. Could you please upgrade and move us from `dagster dev` to `dg dev`?"
+            ]),
+            vec!["`dagster dev` was replaced by `dg dev`"]
+        );
+        // A question about a change, or a change that was declined, is none.
+        assert!(statements(&["should we move from jest to vitest?"]).is_empty());
+        // The session's own rule about it says it already.
+        assert_eq!(
+            statements(&[
+                "Today I'd like to move us off jackson-databind onto Micronaut Serialization. Please make sure nobody adds jackson-databind back: from now on we use micronaut-serde-jackson only."
+            ]),
+            vec![
+                "Please make sure nobody adds jackson-databind back: from now on we use micronaut-serde-jackson only."
+            ]
+        );
+        let declined = preferences(&[
+            Turn {
+                text: "Speed up the test suite",
+                before: None,
+            },
+            Turn {
+                text: "no, not now, don't migrate from jest to vitest yet",
+                before: Some(
+                    "Done. I could also migrate the tests from jest to vitest, want me to?",
+                ),
+            },
+        ]);
+        assert!(declined.is_empty(), "{declined:?}");
+    }
+
+    #[test]
     fn rules_are_found_and_one_off_requests_are_not() {
         let p = preferences(&turns(&["Add a cart total. We use pnpm here, not npm."]));
         assert_eq!(p.len(), 1);
@@ -2123,6 +2290,24 @@ mod tests {
             "No, thanks that's all for now",
         ] {
             assert!(statements(&[task]).is_empty(), "{task}");
+        }
+        // Pointing at one file or test, cutting one release, a pasted
+        // requirement: none is a standing rule.
+        for task in [
+            "no not that test, the one in feed_test.gleam, the atom feed",
+            "release time: bump to v0.7.1 and tag it",
+            "tag 2.3.0 and publish it to npm",
+            "2. SSH SHALL listen on port 48022 only.",
+            "whats hx-swap-oob for again, i always forget",
+            "Hosts MUST NOT expose the admin port.",
+        ] {
+            assert!(statements(&[task]).is_empty(), "{task}");
+        }
+        for rule in [
+            "always bump the version in Cargo.toml and tag the release",
+            "you MUST run the tests before you push",
+        ] {
+            assert_eq!(statements(&[rule]).len(), 1, "{rule}");
         }
     }
 

@@ -25,7 +25,7 @@ static NEW_NOT_OLD: LazyLock<Regex> = LazyLock::new(|| {
 /// "from Y to X" shapes: (old, new).
 static FROM_OLD_TO_NEW: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:switch(?:ed|ing)?|move[ds]?|moving|migrat(?:e|ed|ing)|chang(?:e|ed|ing)|went|gone|go(?:ing)?)\s+(?:(?:the|our|my)\s+)?(?:[\w-]+\s+){{0,2}}?(?:over\s+)?from\s+{TOOL}\s+to\s+{TOOL}"
+        r"(?i)\b(?:switch(?:ed|ing)?|move[ds]?|moving|migrat(?:e|ed|ing)|chang(?:e|ed|ing)|went|gone|go(?:ing)?)\s+(?:(?:all|the|our|my)\s+)?(?:[\w-]+\s+){{0,3}}?(?:over\s+)?from\s+{TOOL}\s+to\s+{TOOL}"
     ))
     .expect("valid regex")
 });
@@ -81,7 +81,7 @@ static NEVER_AGAIN: LazyLock<Regex> = LazyLock::new(|| {
 /// "churn-py310 is deleted", "svc-ansible is deprecated for us": (old).
 static OLD_GONE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i){TOOL}\s+(?:is|are|was|were|got|has been)\s+(?:deleted|gone|removed|deprecated|retired|dead|dropped|history)\b|({TOOL}(?:\s+v?\d[\w.]*)?)\s+(?:\w+\s+)?(?:goes|go|went|is going|will go) away\b|{TOOL}(?:\s+(?:preset|target|script|task|job|command|env|environment|profile|service|flag|option|image|branch|alias|recipe|stage|container|database|db|variable|file|folder|directory))?\s+(?:no longer exists|(?:does not|doesn'?t) exist any ?more|is no more|is not a thing any ?more)"
+        r"(?i){TOOL}\s+(?:is|are|was|were|got|has been)\s+(?:deleted|gone|removed|deprecated|retired|dead|dropped|history)\b|({TOOL}(?:\s+v?\d[\w.]*)?)\s+(?:\w+\s+)?(?:goes|go|went|is going|will go) away\b|{TOOL}(?:\s+(?:preset|target|script|task|job|command|env|environment|profile|service|flag|option|image|branch|alias|recipe|stage|container|database|db|variable|file|folder|directory))?\s+(?:no longer exists|(?:does not|doesn'?t) exist any ?more|is no more|is not a thing any ?more|(?:isn'?t|is not|aren'?t|are not) needed any ?more|is no longer needed)"
     ))
     .expect("valid regex")
 });
@@ -268,7 +268,34 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
         .captures(statement)
         .and_then(|c| tool(c.get(1)))
         .or_else(|| NOW_IS.captures(statement).and_then(|c| tool(c.get(1))));
-    (old.is_some() || new.is_some()).then_some(Replacement { new, old, plain })
+    (old.is_some() || new.is_some())
+        .then(|| with_subcommands(statement, Replacement { new, old, plain }))
+}
+
+/// "we switched to lucky dev, lucky watch is gone": when the old value is
+/// a subcommand of the new one's program (`lucky` + `watch`), the change is
+/// between two commands of one tool, `lucky watch` to `lucky dev`; the
+/// program alone is neither.
+fn with_subcommands(statement: &str, mut r: Replacement) -> Replacement {
+    let (Some(new), Some(old)) = (r.new.as_deref(), r.old.as_deref()) else {
+        return r;
+    };
+    if new.contains(' ') || old.contains(' ') || !mentions(statement, &format!("{new} {old}")) {
+        return r;
+    }
+    let subcommand = Regex::new(&format!(
+        r"(?i)\bto\s+{}\s+([a-z][\w:-]*)",
+        regex::escape(new)
+    ))
+    .ok()
+    .and_then(|re| re.captures(statement).map(|c| c[1].to_string()))
+    .filter(|w| !is_stop_word(&w.to_ascii_lowercase()) && !PREPOSITIONS.contains(&w.as_str()));
+    let program = new.to_string();
+    r.old = Some(format!("{program} {old}"));
+    if let Some(sub) = subcommand {
+        r.new = Some(format!("{program} {sub}"));
+    }
+    r
 }
 
 /// Every replacement a statement makes: "src/train.py is gone — always
@@ -528,6 +555,29 @@ mod tests {
             old: Some(old.into()),
             plain: false,
         })
+    }
+
+    #[test]
+    fn a_change_between_two_commands_of_one_tool_names_both() {
+        assert_eq!(
+            replacement("yeah we switched to lucky dev with this upgrade, lucky watch is gone"),
+            rep(Some("lucky dev"), "lucky watch")
+        );
+        assert_eq!(
+            replacement(
+                "`uv run dg dev -p 3070` serves the UI on port 3070 as before, so `dagster dev` isn't needed anymore."
+            ),
+            Some(Replacement {
+                new: None,
+                old: Some("dagster dev".into()),
+                plain: false
+            })
+        );
+        // Two tools: unchanged.
+        assert_eq!(
+            replacement("we switched to pnpm, npm is gone"),
+            rep(Some("pnpm"), "npm")
+        );
     }
 
     #[test]
