@@ -790,6 +790,22 @@ mod tests {
     #[test]
     fn what_an_agent_says_about_overrides_migrations_pins_and_loaders() {
         let said = "Local settings live in `src/main/resources/application-dev.yml`. The datasource points at Postgres on `localhost:5433` (compose maps the container's 5432 to host port 5433), and every value can be overridden through `LEDGERLINE_*` environment variables. Flyway runs on startup from `classpath:db/migration`.\n\nThe project pins `java=21.0.5-tem` in `.sdkmanrc`. It comes from `.envrc`, loaded by direnv when you `cd` into the repo. pubspec requires Dart `sdk: ^3.5.0` (you have 3.5.4). The globally installed pnpm is 8.15.6 but the project requires 9.15.0 via `packageManager`.";
+        assert_all_found(
+            &said_by_agent(said),
+            &[
+                "localhost:5433",
+                "LEDGERLINE_",
+                "db/migration",
+                "21.0.5-tem",
+                "direnv",
+                "^3.5.0",
+                "9.15.0",
+            ],
+        );
+    }
+
+    /// The facts found in one message of the agent.
+    fn said_by_agent(said: &str) -> Vec<String> {
         let events = [Event::Message(crate::sources::Message {
             role: Role::Assistant,
             text: said.into(),
@@ -798,16 +814,11 @@ mod tests {
             line: 1,
             citation: None,
         })];
-        let found = facts(&events, &[]);
-        for needle in [
-            "localhost:5433",
-            "LEDGERLINE_",
-            "db/migration",
-            "21.0.5-tem",
-            "direnv",
-            "^3.5.0",
-            "9.15.0",
-        ] {
+        facts(&events, &[])
+    }
+
+    fn assert_all_found(found: &[String], needles: &[&str]) {
+        for needle in needles {
             assert!(
                 found.iter().any(|f| f.contains(needle)),
                 "{needle}: {found:?}"
@@ -818,29 +829,19 @@ mod tests {
     #[test]
     fn what_an_agent_says_about_pins_ports_sources_and_generated_files() {
         let said = "Done.\n- global.json pins SDK 9.0.101, so I installed it under ~/.dotnet.\n- Jaeger runs in the `jaeger` container: http://localhost:16686 for traces.\n- The client reads the key from **`ACME_MAPS_KEY`**.\n- `src/routes.gen.ts` is the generated route table.\n- Versions from `gradle/libs.versions.toml`: Kotlin 2.1.0, AGP 8.8.0.\n- minSdk 24, targetSdk 35.\n- Upgraded Bun to **1.1.38** (pinned in `.bun-version`).";
-        let events = [Event::Message(crate::sources::Message {
-            role: Role::Assistant,
-            text: said.into(),
-            phase: None,
-            at: None,
-            line: 1,
-            citation: None,
-        })];
-        let found = facts(&events, &[]);
-        for needle in [
-            "9.0.101",
-            "16686",
-            "ACME_MAPS_KEY",
-            "routes.gen.ts",
-            "Kotlin 2.1.0",
-            "minSdk 24",
-            "1.1.38",
-        ] {
-            assert!(
-                found.iter().any(|f| f.contains(needle)),
-                "{needle}: {found:?}"
-            );
-        }
+        let found = said_by_agent(said);
+        assert_all_found(
+            &found,
+            &[
+                "9.0.101",
+                "16686",
+                "ACME_MAPS_KEY",
+                "routes.gen.ts",
+                "Kotlin 2.1.0",
+                "minSdk 24",
+                "1.1.38",
+            ],
+        );
         assert!(!found.iter().any(|f| f.contains("**")), "{found:?}");
     }
 

@@ -520,8 +520,20 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
                 classify(&inner)
             }
             "" => (program == "yarn").then_some(Purpose::Install),
-            other => purpose_from_name(other).or_else(|| purpose_of_tool(other)),
+            // `pnpm turbo test`: a binary of the project's, run by name.
+            other => purpose_from_name(other)
+                .or_else(|| purpose_of_tool(other))
+                .or_else(|| classify(&rest[rest.iter().position(|w| *w == other)?..])),
         },
+        // Monorepo task runners: `turbo test`, `turbo run build`, `nx test web`.
+        "turbo" | "nx" => {
+            let target = if sub == "run" {
+                first_operand(&after_sub())?
+            } else {
+                sub
+            };
+            purpose_from_name(&target)
+        }
         "npx" | "bunx" => {
             let inner: Vec<String> = rest
                 .iter()
@@ -846,6 +858,9 @@ mod tests {
             Some(Purpose::Lint)
         );
         assert_eq!(classify(&words("npm run build")), Some(Purpose::Build));
+        assert_eq!(classify(&words("pnpm turbo test")), Some(Purpose::Tests));
+        assert_eq!(classify(&words("turbo run build")), Some(Purpose::Build));
+        assert_eq!(classify(&words("nx test web")), Some(Purpose::Tests));
         assert_eq!(classify(&words("mise run test:e2e")), Some(Purpose::Tests));
         assert_eq!(classify(&words("uv run pytest -q")), Some(Purpose::Tests));
         assert_eq!(

@@ -1009,7 +1009,15 @@ struct StatedChange {
 
 /// The verbs of a change the user asks for.
 static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:switch|move|migrate|drop|replace|ditch|get rid of|port)\b")
+    Regex::new(
+        r"(?i)\b(?:switch|move|migrate|drop|replace|ditch|get rid of|port|bumped|upgraded)\b",
+    )
+    .expect("valid regex")
+});
+
+/// "bumped postgres to 16": a tool the user moved to a new version.
+static BUMPED_TO: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:\w+[,.]?\s+)?(?:i |we )?(?:bumped|upgraded)\s+([A-Za-z][\w.+-]*)\s+to\s+v?(\d+(?:\.\d+)*)\b")
         .expect("valid regex")
 });
 
@@ -1056,6 +1064,18 @@ fn stated_changes(sentences: &[Sentence]) -> Vec<StatedChange> {
                     plain: false,
                 })
         };
+        // "bumped postgres to 16 in compose": a new version, kept as said.
+        if let Some(c) = BUMPED_TO.captures(text) {
+            out.push(StatedChange {
+                old: None,
+                preference: Preference {
+                    statement: format!("bumped {} to {}", &c[1], &c[2]),
+                    evidence: quote(text),
+                    kind: Kind::Rule,
+                },
+            });
+            continue;
+        }
         let Some(mut r) = replacement(text)
             .filter(|r| r.old.is_some())
             .or_else(dropped)
@@ -2036,6 +2056,12 @@ mod tests {
         );
         // A question about a change, or a change that was declined, is none.
         assert!(statements(&["should we move from jest to vitest?"]).is_empty());
+        assert_eq!(
+            statements(&[
+                "bumped postgres to 16 in compose (postgres:16-alpine), old volume is incompatible. recreate the db"
+            ]),
+            vec!["bumped postgres to 16"]
+        );
         // The session's own rule about it says it already.
         assert_eq!(
             statements(&[

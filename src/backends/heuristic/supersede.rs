@@ -106,6 +106,12 @@ static NOW_IS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(r"(?i)(?:\b(?:is|are)|'s)\s+{TOOL}\s+now\b")).expect("valid regex")
 });
 
+/// "bumped postgres to 16 in compose": a tool's new version, (tool, version).
+static BUMPED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:bumped|upgraded|updated)\s+([A-Za-z][\w.+-]*)\s+to\s+v?(\d+(?:\.\d+)*)\b")
+        .expect("valid regex")
+});
+
 /// "we moved to C++20", "switched to uv": (new).
 static NEW_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
@@ -267,7 +273,12 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
     let new = NEW_ONLY
         .captures(statement)
         .and_then(|c| tool(c.get(1)))
-        .or_else(|| NOW_IS.captures(statement).and_then(|c| tool(c.get(1))));
+        .or_else(|| NOW_IS.captures(statement).and_then(|c| tool(c.get(1))))
+        .or_else(|| {
+            BUMPED
+                .captures(statement)
+                .map(|c| format!("{} {}", &c[1], &c[2]))
+        });
     (old.is_some() || new.is_some())
         .then(|| with_subcommands(statement, Replacement { new, old, plain }))
 }
@@ -404,7 +415,7 @@ pub(crate) fn other_version(text: &str, versioned: &str) -> bool {
     };
     let (stem, version) = (&c[1], &c[2]);
     let Ok(re) = Regex::new(&format!(
-        r"(?i)(?:^|[^\w+#]){}[\s-]?v?(\d+(?:\.\d+)*)",
+        r"(?i)(?:^|[^\w+#]){}[\s:-]?v?(\d+(?:\.\d+)*)",
         regex::escape(stem.trim_end())
     )) else {
         return false;
@@ -573,6 +584,16 @@ mod tests {
                 plain: false
             })
         );
+        // A tool bumped to a new version retires its other versions.
+        let bumped = replacement(
+            "bumped postgres to 16 in compose (postgres:16-alpine), old volume is incompatible",
+        )
+        .unwrap();
+        assert_eq!(bumped.new.as_deref(), Some("postgres 16"));
+        assert!(states_retired(
+            "DB is up: `postgres:15-alpine` from docker-compose, published on `localhost:5433`.",
+            &bumped
+        ));
         // Two tools: unchanged.
         assert_eq!(
             replacement("we switched to pnpm, npm is gone"),
