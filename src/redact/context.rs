@@ -553,7 +553,9 @@ pub(super) fn used_as_secret(text: &[u8], hit: usize, hit_end: usize, out: &mut 
     let end = super::lex::run_back(text, hit, 2, quotes);
     let start = super::lex::run_back(text, end, 128, |b| !b.is_ascii_whitespace() && !quotes(b));
     let v = &text[start..end];
-    if v.len() < 12 || !looks_random(v) || is_harmless(v) || v.contains(&b'/') {
+    // (A digest or an id is used as a cache or idempotency key.)
+    let generated = is_generated(v) || (v.len() >= 12 && looks_random(v) && !v.contains(&b'/'));
+    if !generated || is_hex(v) || is_uuid(v) || v.contains(&b'(') {
         return;
     }
     let after = &text[hit_end..super::lex::line_end(text, hit_end, 48)];

@@ -1,9 +1,10 @@
 //! A secret-named environment variable read with a literal fallback:
 //! Ruby's `ENV.fetch("SNYK_TOKEN") { "…" }` and `ENV.fetch("K", "…")`,
 //! Python's `os.environ.get("K", "…")` and `os.getenv("K") or "…"`,
-//! Node's `process.env.K || '…'` and `?? '…'`, Laravel's `env('K', '…')`,
-//! PHP's `getenv('K') ?: '…'` and Rust's `env::var("K").unwrap_or(…)`.
-//! The fallback is the secret itself, committed where the variable is unset.
+//! Laravel's `env('K', '…')`, PHP's `getenv('K') ?: '…'` and Rust's
+//! `env::var("K").unwrap_or(…)` (Node's `process.env.K || '…'` is the
+//! assignment rule's). The fallback is the secret itself, committed where
+//! the variable is unset; a ternary's branch (`getenv('K') ? 'set' : …`) is not.
 
 use super::lex::{Value, value_at};
 
@@ -22,7 +23,6 @@ const LOOKUPS: &[&[u8]] = &[
     b"getenv(",
     b"env(",
     b"env::var(",
-    b"process.env.",
 ];
 
 /// What may stand between the name and its fallback, besides blanks and
@@ -56,8 +56,11 @@ pub(super) fn env_fallback(text: &[u8], name_start: usize, name_end: usize) -> O
     while i < limit {
         let b = text[i];
         if quote(b) {
+            let glue = &text[after..i];
+            let ternary =
+                glue.contains(&b'?') && !glue.windows(2).any(|w| w == b"??" || w == b"?:");
             // Only a literal after something that joins it to the lookup.
-            return (i > after).then(|| value_at(text, i)).flatten();
+            return (i > after && !ternary).then(|| value_at(text, i)).flatten();
         }
         if is_glue(b) {
             i += 1;
@@ -88,8 +91,7 @@ mod tests {
             r#"token = ENV.fetch("SNYK_TOKEN", "c9f78e09")"#,
             r#"token = os.environ.get("SNYK_TOKEN", "c9f78e09")"#,
             r#"token = os.getenv('SNYK_TOKEN') or 'c9f78e09'"#,
-            "const t = process.env.SNYK_TOKEN || 'c9f78e09';",
-            "const t = process.env.SNYK_TOKEN ?? \"c9f78e09\";",
+            "$t = getenv('SNYK_TOKEN') ?: 'c9f78e09';",
             "'token' => env('SNYK_TOKEN', 'c9f78e09'),",
             r#"let t = env::var("SNYK_TOKEN").unwrap_or("c9f78e09".into());"#,
             r#"let t = env::var("SNYK_TOKEN").unwrap_or_else(|_| "c9f78e09".to_string());"#,
@@ -105,6 +107,13 @@ mod tests {
             None
         );
         assert_eq!(fallback(r#"ENV.fetch("SNYK_TOKEN")"#, "SNYK_TOKEN"), None);
+        assert_eq!(
+            fallback(
+                "$s = getenv('SNYK_TOKEN') ? 'present' : 'missing';",
+                "SNYK_TOKEN"
+            ),
+            None
+        );
         assert_eq!(
             fallback(
                 r#"ENV.fetch("SNYK_TOKEN") if ready("c9f78e09")"#,

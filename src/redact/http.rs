@@ -301,15 +301,25 @@ pub(super) fn url_userinfo(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     // A typed password may hold `#` or `?` (`https://ci:d2d_da#1HEM…@pypi…`):
     // when the user-info stops there with a user and no `@` yet, it runs on
     // to an `@` that comes before any `/` or blank.
+    // (Not a port's digits, `localhost:3000?email=a@b`, nor a query: no
+    // `=` or `&` before that `@`.)
     let mut auth_end = auth_end;
+    let after_colon = text[a..auth_end]
+        .iter()
+        .rposition(|&b| b == b':')
+        .map(|c| &text[a + c + 1..auth_end]);
     if matches!(text.get(auth_end), Some(b'#' | b'?'))
-        && text[a..auth_end].contains(&b':')
+        && after_colon.is_some_and(|p| !p.is_empty() && !p.iter().all(u8::is_ascii_digit))
         && !text[a..auth_end].contains(&b'@')
     {
         let longer = run(text, auth_end, 256, |b| {
             !b.is_ascii_whitespace() && !b"/\"'<>\\`()|".contains(&b)
         });
-        if text[auth_end..longer].contains(&b'@') {
+        if let Some(at) = text[auth_end..longer].iter().position(|&b| b == b'@')
+            && !text[auth_end..auth_end + at]
+                .iter()
+                .any(|&b| b == b'=' || b == b'&')
+        {
             auth_end = longer;
         }
     }

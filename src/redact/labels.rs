@@ -49,6 +49,11 @@ pub(super) fn spaced_label(text: &[u8], hit: usize, hit_end: usize, out: &mut Ve
         .iter()
         .map(|&b| if b == b' ' { b'_' } else { b })
         .collect();
+    // "Second Pass | Completed", "Render Pass: GBuffer": a stage, not a password.
+    let last = label.rsplit(|&b| b == b' ').next().unwrap_or(label);
+    if last.eq_ignore_ascii_case(b"pass") || last.eq_ignore_ascii_case(b"pw") {
+        return;
+    }
     let Some(kind) = super::generic::classify(&name) else {
         return;
     };
@@ -60,7 +65,11 @@ pub(super) fn spaced_label(text: &[u8], hit: usize, hit_end: usize, out: &mut Ve
         end,
         quoted: false,
     };
-    if end > value_start && super::generic::accepts_value(text, kind, value) {
+    // A label's separator is spaced, so a lone word is a value's name.
+    let word = &text[value_start..end];
+    let plain_word =
+        word.iter().all(|b| b.is_ascii_alphabetic()) && !super::entropy::looks_random(word);
+    if end > value_start && !plain_word && super::generic::accepts_value(text, kind, value) {
         out.push(Finding {
             rule: "secret_label",
             start: value_start,
@@ -133,6 +142,8 @@ mod tests {
         assert_eq!(found("Secret Key: use the one from vault", "key"), None);
         assert_eq!(found(&format!("the new api key = {uuid} was"), "key"), None);
         assert_eq!(found(&format!("Public Key: {uuid}"), "key"), None);
+        assert_eq!(found("| Second Pass | Completed |", "pass"), None);
+        assert_eq!(found("| Client Secret | Rotated |", "secret"), None);
         let cache =
             "node-modules-Linux-a514121b1b3331dfe929ecbcdfff383504fee277a0cf6d1cfae3e331e4c84c2f";
         assert_eq!(

@@ -120,8 +120,8 @@ struct Reader<'s> {
     sink: &'s mut dyn FnMut(Event, &mut ReadStats),
 }
 
-/// How many events may queue behind a still-running command before it is
-/// passed on without its exit code. Codex's `exec_command_end` for a command
+/// How many events may queue, the still-running command at their head
+/// included, before it is passed on without its exit code. Codex's `exec_command_end` for a command
 /// that outlived its first `yield_time_ms` usually comes a few items later,
 /// after the agent's `write_stdin` polls.
 const EXIT_WAIT_EVENTS: usize = 32;

@@ -1674,7 +1674,7 @@ fn fallback_and_label_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
         ("prose", "we use Kubernetes as the platform".to_string()),
         (
             "prose",
-            "here it is: https://github.com/acme/shop/pull/42".to_string(),
+            "Pushed the fix, here it is: 3f786850e387550fdab836ed7e6dc881de23001b".to_string(),
         ),
         (
             "prose",
@@ -1688,5 +1688,28 @@ fn fallback_and_label_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
             ),
         ),
         ("config", "routing_key = orders.created".to_string()),
+        // Found in review: a port and a query before an `@`, digests used as
+        // keys, a render pass, a ternary, Python's hmac.digest(key, msg).
+        (
+            "tool_output",
+            "curl http://localhost:3000?email=alice@example.com".to_string(),
+        ),
+        ("prose", format!("use {} as the idempotency key", uuid(rng))),
+        (
+            "prose",
+            format!("use {} as the cache key", rng.string(HEX, 32)),
+        ),
+        (
+            "tool_output",
+            "| Second Pass | Completed |\nRender Pass: GBuffer".to_string(),
+        ),
+        (
+            "code",
+            "$s = getenv('DB_PASSWORD') ? 'present' : 'missing';".to_string(),
+        ),
+        (
+            "code",
+            "d = hmac.digest(k, b\"payload-to-sign\", \"sha256\")".to_string(),
+        ),
     ]
 }

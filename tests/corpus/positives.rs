@@ -4615,12 +4615,6 @@ fn fallbacks_hashes_and_labels(rng: &mut Rng, out: &mut Vec<Positive>) {
         format!("user> I pasted the global API key into the terminal:\n{key}\nnow what?"),
         vec![key],
     );
-    let key = rng.string(UPPER_DIGIT, 34);
-    push(
-        "here_it_is",
-        format!("ok here it is: {key}\nwire it into the config"),
-        vec![key],
-    );
     let pw = format!("{}._.{}", rng.string(ALNUM, 7), rng.string(ALNUM, 12));
     push(
         "used_as_password",

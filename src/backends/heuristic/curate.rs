@@ -148,7 +148,7 @@ impl Current {
 /// for the current one. A rule that says so already is left as it is.
 fn mark_replaced(entries: &mut [Tallied]) {
     static SAYS_OLD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:instead|no longer|not anymore|anymore|replaced|replaces|formerly|previously|used to|deprecated|dropped|removed|retired|gone|switched|moved|migrated|was|were|not|never|rather than)\b")
+        Regex::new(r"(?i)\b(?:instead|no longer|not anymore|anymore|replaced|replaces|formerly|previously|used to|deprecated|dropped|removed|retired|gone|switched|moved|migrated|was|were|not|never|rather than|don'?t|dont|shouldn'?t)\b")
             .expect("valid regex")
     });
     for e in entries {

@@ -1015,12 +1015,6 @@ static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
-/// "bumped postgres to 16": a tool the user moved to a new version.
-static BUMPED_TO: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:\w+[,.]?\s+)?(?:i |we )?(?:bumped|upgraded)\s+([A-Za-z][\w.+-]*)\s+to\s+v?(\d+(?:\.\d+)*)\b")
-        .expect("valid regex")
-});
-
 /// "lets drop golang-migrate now": a tool the user asks to be removed.
 static DROP_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:let'?s|lets|please|we can|we should|time to)\s+(?:drop|ditch|remove|get rid of)\s+(?:the\s+|our\s+)?(`[^`]+`|[A-Za-z][\w.+/-]*[\w+])")
@@ -1030,6 +1024,13 @@ static DROP_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// "switch us to goose": what the user asks to change to.
 static SWITCH_TO: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:switch|move|migrate|port)\s+(?:(?:us|it|them|everything|the\s+\w+)\s+)?(?:over\s+)?to\s+(`[^`]+`|[A-Za-z][\w.+/-]*[\w+])")
+        .expect("valid regex")
+});
+
+/// A change that is not (yet) made: "let's not move from webpack to vite
+/// yet", "check whether we should switch", "don't migrate the tests".
+static HEDGED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:not|don'?t|dont|never|shouldn'?t|whether|should we|if we|maybe|later)\b")
         .expect("valid regex")
 });
 
@@ -1050,6 +1051,7 @@ fn stated_changes(sentences: &[Sentence]) -> Vec<StatedChange> {
             asked.len() == text.len() && (text.ends_with('?') || QUESTION_START.is_match(text));
         if matches!(s.context, Context::Pasted | Context::Declined)
             || question
+            || HEDGED.is_match(text)
             || !CHANGE_VERB.is_match(text)
             || poison::is_dangerous(text)
         {
@@ -1065,11 +1067,11 @@ fn stated_changes(sentences: &[Sentence]) -> Vec<StatedChange> {
                 })
         };
         // "bumped postgres to 16 in compose": a new version, kept as said.
-        if let Some(c) = BUMPED_TO.captures(text) {
+        if let Some((tool, version)) = super::supersede::bumped(text) {
             out.push(StatedChange {
                 old: None,
                 preference: Preference {
-                    statement: format!("bumped {} to {}", &c[1], &c[2]),
+                    statement: format!("bumped {tool} to {version}"),
                     evidence: quote(text),
                     kind: Kind::Rule,
                 },
@@ -2055,7 +2057,14 @@ mod tests {
             vec!["`dagster dev` was replaced by `dg dev`"]
         );
         // A question about a change, or a change that was declined, is none.
-        assert!(statements(&["should we move from jest to vitest?"]).is_empty());
+        for hedged in [
+            "should we move from jest to vitest?",
+            "Can you check whether we should switch from npm to pnpm?",
+            "let's not move from webpack to vite yet",
+            "ok, bumped version to 0.7.1",
+        ] {
+            assert!(statements(&[hedged]).is_empty(), "{hedged}");
+        }
         assert_eq!(
             statements(&[
                 "bumped postgres to 16 in compose (postgres:16-alpine), old volume is incompatible. recreate the db"

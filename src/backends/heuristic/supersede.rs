@@ -112,6 +112,26 @@ static BUMPED: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// The tool a statement bumps and its new version ("bumped postgres to 16"):
+/// a named tool, not "it" or "version" (a release's own number is no tool's).
+pub(crate) fn bumped(statement: &str) -> Option<(String, String)> {
+    let c = BUMPED.captures(statement)?;
+    let tool = c[1].to_ascii_lowercase();
+    let not_a_tool = is_stop_word(&tool)
+        || NOT_TOOLS.contains(&tool.as_str())
+        || [
+            "version",
+            "it",
+            "them",
+            "deps",
+            "dependencies",
+            "everything",
+            "all",
+        ]
+        .contains(&tool.as_str());
+    (!not_a_tool).then(|| (c[1].to_string(), c[2].to_string()))
+}
+
 /// "we moved to C++20", "switched to uv": (new).
 static NEW_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
@@ -274,11 +294,7 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
         .captures(statement)
         .and_then(|c| tool(c.get(1)))
         .or_else(|| NOW_IS.captures(statement).and_then(|c| tool(c.get(1))))
-        .or_else(|| {
-            BUMPED
-                .captures(statement)
-                .map(|c| format!("{} {}", &c[1], &c[2]))
-        });
+        .or_else(|| bumped(statement).map(|(tool, version)| format!("{tool} {version}")));
     (old.is_some() || new.is_some())
         .then(|| with_subcommands(statement, Replacement { new, old, plain }))
 }
