@@ -1003,7 +1003,7 @@ pub(super) fn prose_random(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
     // …unless the sentence names an API key or token: "my azure openai api
     // key is <32 hex>".
     let names_api_key = || {
-        let lead = &text[hit_end.saturating_sub(20)..hit_end];
+        let lead = text[hit_end.saturating_sub(20)..hit_end].to_ascii_lowercase();
         [
             &b"api key is "[..],
             b"api token is ",
@@ -1011,7 +1011,7 @@ pub(super) fn prose_random(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
             b"secret key is ",
         ]
         .iter()
-        .any(|p| lead.to_ascii_lowercase().ends_with(p))
+        .any(|p| lead.ends_with(p))
     };
     if v.len() >= 16
         && (!hex_or_id() || (v.len() >= 32 && names_api_key()))

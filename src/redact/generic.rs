@@ -1453,7 +1453,9 @@ fn accepts(text: &[u8], kind: Kind, value: Value, sep: Sep) -> bool {
         // (A password longer than anyone types is a token: ECR's
         // `docker login --password`, a thousand characters of base64.)
         Kind::Password => {
-            looks_like_password(v) || (value.quoted && is_app_password(v)) || looks_random(v)
+            looks_like_password(v)
+                || (value.quoted && is_app_password(v))
+                || (v.len() > 512 && looks_random(v))
         }
         Kind::Secret => looks_random(v) || (value.quoted && is_app_password(v)),
         Kind::BareKey => {

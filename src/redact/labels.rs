@@ -45,7 +45,7 @@ pub(super) fn spaced_label(text: &[u8], hit: usize, hit_end: usize, out: &mut Ve
     {
         return;
     }
-    let name: Vec<u8> = text[label_start..label_end]
+    let name: Vec<u8> = label
         .iter()
         .map(|&b| if b == b' ' { b'_' } else { b })
         .collect();

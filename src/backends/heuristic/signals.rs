@@ -1057,15 +1057,6 @@ fn stated_changes(sentences: &[Sentence]) -> Vec<StatedChange> {
         {
             continue;
         }
-        let dropped = || {
-            DROP_REQUEST
-                .captures(text)
-                .map(|c| super::supersede::Replacement {
-                    new: None,
-                    old: Some(c[1].trim_matches('`').to_string()),
-                    plain: false,
-                })
-        };
         // "bumped postgres to 16 in compose": a new version, kept as said.
         if let Some((tool, version)) = super::supersede::bumped(text) {
             out.push(StatedChange {
@@ -1078,18 +1069,22 @@ fn stated_changes(sentences: &[Sentence]) -> Vec<StatedChange> {
             });
             continue;
         }
-        let Some(mut r) = replacement(text)
-            .filter(|r| r.old.is_some())
-            .or_else(dropped)
+        let Some((old, mut new)) = replacement(text)
+            .and_then(|r| Some((r.old?, r.new)))
+            .or_else(|| {
+                DROP_REQUEST
+                    .captures(text)
+                    .map(|c| (c[1].trim_matches('`').to_string(), None))
+            })
         else {
             continue;
         };
         // "lets drop golang-migrate now. switch us to goose": the new value
         // in the next sentence of the same message.
-        if r.new.is_none()
+        if new.is_none()
             && let Some(next) = sentences.get(n).filter(|x| !x.opening)
             && CHANGE_VERB.is_match(&next.text)
-            && let Some(new) = replacement(&next.text)
+            && let Some(next_new) = replacement(&next.text)
                 .and_then(|x| x.new.filter(|_| x.old.is_none()))
                 .or_else(|| {
                     SWITCH_TO
@@ -1097,16 +1092,15 @@ fn stated_changes(sentences: &[Sentence]) -> Vec<StatedChange> {
                         .map(|c| c[1].trim_matches('`').to_string())
                 })
         {
-            r.new = Some(new);
+            new = Some(next_new);
             n += 1;
         }
-        let old = r.old.clone().unwrap_or_default();
-        let statement = match &r.new {
+        let statement = match &new {
             Some(new) => format!("`{old}` was replaced by `{new}`"),
             None => format!("`{old}` was dropped"),
         };
         out.push(StatedChange {
-            old: r.old,
+            old: Some(old),
             preference: Preference {
                 statement,
                 evidence: quote(text),
