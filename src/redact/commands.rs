@@ -60,6 +60,8 @@ pub(super) enum Cmd {
     MinioAlias,
     /// `grafana-cli admin reset-admin-password X`.
     ResetPassword,
+    /// `caddy hash-password --plaintext X`.
+    HashPassword,
     /// PowerShell's `ConvertTo-SecureString "X" -AsPlainText`.
     SecureString,
     /// `lftp -u user,X`.
@@ -112,12 +114,19 @@ fn at_command_position(text: &[u8], hit: usize) -> bool {
 
 /// The arguments on the rest of the line: `(start, end)` of each, quotes removed.
 fn args(text: &[u8], from: usize, to: usize) -> Vec<(usize, usize)> {
+    use super::lex::{NESTED_QUOTE, nested_single_quoted};
     let mut out = Vec::new();
     let mut i = from;
     while i < to {
         i = run(text, i, to - i, |b| b == b' ' || b == b'\t');
         if i >= to {
             break;
+        }
+        // `'\''X'\''`: a quoted argument inside a single-quoted command.
+        if let Some(v) = nested_single_quoted(text, i).filter(|v| v.end < to) {
+            out.push((v.start, v.end));
+            i = v.end + NESTED_QUOTE.len();
+            continue;
         }
         let slashes = run(text, i, to - i, |b| b == b'\\') - i;
         let q = text.get(i + slashes).copied();
@@ -139,9 +148,16 @@ fn args(text: &[u8], from: usize, to: usize) -> Vec<(usize, usize)> {
                 i += 1;
                 continue;
             }
-            let end = run(text, i + 1, to - i - 1, |b| {
-                !matches!(b, b' ' | b'\t' | b'"' | b'\\')
-            });
+            let bare = |from: usize| {
+                run(text, from, to - from, |b| {
+                    !matches!(b, b' ' | b'\t' | b'"' | b'\\')
+                })
+            };
+            let mut end = bare(i + 1);
+            // `user:'\''X'\''`: a nested quoted part belongs to the argument.
+            while let Some(v) = nested_single_quoted(text, end - 1).filter(|v| v.end < to) {
+                end = bare(v.end + NESTED_QUOTE.len());
+            }
             // A shell operator ends the command's arguments.
             if matches!(
                 &text[i..end],
@@ -396,7 +412,7 @@ pub(super) fn echo_into_file(text: &[u8], hit_end: usize, out: &mut Vec<Finding>
 /// (second), of JDBC's `DriverManager.getConnection(url, "user", "X")`
 /// and PHP's `new PDO($dsn, 'user', 'X')` (third). Arguments may span lines.
 pub(super) fn argument(text: &[u8], hit_end: usize, n: usize, out: &mut Vec<Finding>) {
-    use super::lex::{skip_blanks, value_at};
+    use super::lex::value_at;
     // Algolia's search-only key is public by design, and said so (in a
     // comment before the call or after it on its line). A line before that
     // holds a key of its own ("search-only key: X") speaks of that key.
@@ -452,7 +468,7 @@ pub(super) fn argument(text: &[u8], hit_end: usize, n: usize, out: &mut Vec<Find
         return;
     }
     // The first argument starts at the parenthesis; a later one after its comma.
-    let mut at = skip_blanks(text, if n == 1 { hit_end } else { i + 1 });
+    let mut at = super::lex::skip_spacing(text, if n == 1 { hit_end } else { i + 1 });
     // Python's byte string `b'…'`.
     if text.get(at) == Some(&b'b') && matches!(text.get(at + 1), Some(b'\'' | b'"')) {
         at += 1;
@@ -735,6 +751,18 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
             }
             Cmd::Snyk if a == b"auth" => push_uuid_token(next, out),
             Cmd::Codecov if matches!(a, b"-t" | b"--token") => push_uuid_token(next, out),
+            Cmd::HashPassword if a == b"--plaintext" => {
+                if let Some((s, e)) = next {
+                    push(text, s, e, out);
+                }
+            }
+            // `--cert client.pem:passphrase`: the key's passphrase.
+            Cmd::Curl if a == b"-E" || a == b"--cert" => {
+                // Not a Windows drive's colon (`C:\certs\client.pem`).
+                if let Some((s, e)) = next.filter(|&(s, e)| text[s..e].get(1) != Some(&b':')) {
+                    push_after(text, s, e, b':', out);
+                }
+            }
             Cmd::Curl if a == b"-b" || a == b"--cookie" => {
                 if let Some((s, e)) = next {
                     super::http::cookie_values(text, s, e, out);

@@ -503,7 +503,8 @@ pub(super) fn named_then_colon(text: &[u8], hit_end: usize, out: &mut Vec<Findin
         .position(|&b| b == b':')
         .or_else(|| super::lex::find(rest, "：".as_bytes()).map(|p| p + 2));
     // The keyword may end at the colon itself (`token：`).
-    let ends_at_colon = text[..hit_end].ends_with("：".as_bytes());
+    let ends_at_colon =
+        text[..hit_end].ends_with("：".as_bytes()) || text[..hit_end].ends_with(b":");
     let Some(colon) = colon
         .map(|c| hit_end + c + 1)
         .or(ends_at_colon.then_some(hit_end))
@@ -1009,6 +1010,7 @@ pub(super) fn prose_random(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
             b"api token is ",
             b"access token is ",
             b"secret key is ",
+            b"client secret ",
         ]
         .iter()
         .any(|p| lead.ends_with(p))
@@ -1061,6 +1063,42 @@ pub(super) fn generated_token(text: &[u8], hit_end: usize, out: &mut Vec<Finding
     let (start, end) = prose_word(text, hit_end);
     let v = &text[start..end];
     if v.len() >= 20 && looks_random(v) && !is_harmless(v) {
+        out.push(Finding {
+            rule: "prose_secret",
+            start,
+            end,
+        });
+    }
+}
+
+/// "I made a Gmail app password: abcd efgh ijkl mnop" (keyword `app
+/// password` ending at `hit_end`): the groups of four after it.
+pub(super) fn app_password(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    // "app password for the mailer: X": past a few words to the colon.
+    let line = super::lex::line_end(text, hit_end, 48);
+    let from = text[hit_end..line]
+        .iter()
+        .position(|&b| b == b':')
+        .filter(|&c| !text[hit_end..hit_end + c].contains(&b'.'))
+        .map_or(hit_end, |c| hit_end + c);
+    let lead = super::lex::run(text, from, 8, |b| {
+        matches!(b, b':' | b' ' | b'=' | b'"' | b'\'' | b's')
+    });
+    let start = if text[lead..].starts_with(b"is ") {
+        lead + 3
+    } else {
+        lead
+    };
+    // Four to six groups: the longest that has the shape.
+    let found = (4..=6)
+        .rev()
+        .map(|groups| start + groups * 5 - 1)
+        .find(|&end| {
+            end <= text.len()
+                && !text.get(end).is_some_and(u8::is_ascii_alphanumeric)
+                && super::generic::is_app_password(&text[start..end])
+        });
+    if let Some(end) = found {
         out.push(Finding {
             rule: "prose_secret",
             start,

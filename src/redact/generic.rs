@@ -468,6 +468,10 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
     if is(last, "auth") || (ends(last, "auth") && !is(last, "oauth") && last.len() > 4) {
         return Some(Kind::Auth);
     }
+    // Confluent's `basic.auth.user.info=KEY:SECRET` (Schema Registry).
+    if is(last, "info") && prev.is_some_and(|p| is(p, "user")) && ws.iter().any(|w| is(w, "auth")) {
+        return Some(Kind::Auth);
+    }
     None
 }
 
@@ -568,6 +572,18 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
         .or_else(|| (flag && any_of(name, &["pass", "pw"])).then_some(Kind::Password))
     else {
         return;
+    };
+    // A URL query's bare `key=` is an API key (`…/latest?base=USD&key=X`),
+    // hex digits too; elsewhere a hex `key` is a digest or a cache key.
+    let in_query = matches!(text.get(name_start.wrapping_sub(1)), Some(b'?' | b'&'));
+    let kind = if kind == Kind::BareKey
+        && in_query
+        && is(name, "key")
+        && !text[value.start..value.end].contains(&b':')
+    {
+        Kind::Secret
+    } else {
+        kind
     };
     // OpenWeatherMap's `appid` is its API key (32 hex digits); elsewhere an
     // app's id is short and public.
@@ -678,12 +694,16 @@ fn value_after(
     flag: bool,
 ) -> Option<(Value, Sep)> {
     // `<password>value</password>` (XML and HTML config), also with
-    // attributes: FileZilla's `<Pass encoding="base64">…</Pass>`.
+    // attributes: FileZilla's `<Pass encoding="base64">…</Pass>`, and with
+    // a namespace: WS-Security's `<wsse:Password Type="…#PasswordText">`.
     if name_start > 0
-        && text[name_start - 1] == b'<'
+        && (text[name_start - 1] == b'<' || xml_namespace_before(text, name_start))
         && let Some(open_end) = tag_end(text, name_end)
     {
         return super::pairs::element_text(text, open_end + 1).map(|v| (v, Sep::Tight));
+    }
+    if let Some(v) = table_cell_after(text, name_start, name_end) {
+        return Some((v, Sep::Tight));
     }
     // Markdown: `| \`NAME\` | \`X\` |` (a table's next cell), "set \`NAME\` to \`X\`".
     if name_start > 0 && text[name_start - 1] == b'`' && text.get(name_end) == Some(&b'`') {
@@ -715,6 +735,8 @@ fn value_after(
     let blank_before = i > before;
     let (op, width) = match (text.get(i), text.get(i + 1)) {
         (Some(b':'), Some(b'=')) | (Some(b'='), Some(b'>')) => (b'=', 2),
+        // Scala's and Groovy's map entries: `"sfPassword" -> "…"`.
+        (Some(b'-'), Some(b'>')) if name_quoted => (b'=', 2),
         // `NAME==value` (a value starting with `=`) is not `a == b`.
         (Some(b'='), Some(b'='))
             if !blank_before && text.get(i + 2).is_some_and(|b| !b.is_ascii_whitespace()) =>
@@ -744,10 +766,11 @@ fn value_after(
             (b',', 1)
         }
         // A builder's or setter's literal: `.password("…")`, `.setApiKey(\"…\")`,
-        // `mollie.set_api_key("…")`.
+        // `mollie.set_api_key("…")`, PHP's `$mollie->setApiKey("…")`.
         (Some(b'('), _)
             if (text[name_start] == b'.'
                 || name_start > 0 && text[name_start - 1] == b'.'
+                || text[..name_start].ends_with(b"->")
                 || text[name_start..name_end].contains(&b'.'))
                 && matches!(
                     text.get(run(text, i + 1, 8, |b| b == b'\\')),
@@ -785,6 +808,20 @@ fn value_after(
     if op == b':' && text.get(i) == Some(&b'&') {
         i += 1;
     }
+    // `SECRET: &[u8] = b"…"`, `KEY: [u8; 32] = *b"…"`: a slice or array
+    // type, then the literal.
+    if op == b':' && text.get(i) == Some(&b'[') {
+        let line = super::lex::line_end(text, i, 40);
+        let eq = i + text[i..line].iter().position(|&b| b == b'=')?;
+        i = skip_blanks(text, eq + 1);
+        if text.get(i) == Some(&b'*') {
+            i += 1;
+        }
+        if text.get(i) != Some(&b'b') {
+            return None;
+        }
+        i += 1;
+    }
     // SQL Server's Unicode literal `N'…'`, Python's and Rust's byte strings `b"…"`.
     if op == b'='
         && matches!(text.get(i), Some(b'N' | b'b'))
@@ -811,6 +848,46 @@ fn value_after(
     Some((value, sep))
 }
 
+/// A table's bar (`|`, or `│` as CLIs draw it) ending at `i`: where it starts.
+fn bar_ending_at(text: &[u8], i: usize) -> Option<usize> {
+    if text[..i].ends_with(b"|") {
+        Some(i - 1)
+    } else if text[..i].ends_with("│".as_bytes()) {
+        Some(i - "│".len())
+    } else {
+        None
+    }
+}
+
+/// A table's bar starting at `i`: where it ends.
+fn bar_starting_at(text: &[u8], i: usize) -> Option<usize> {
+    if text[i..].starts_with(b"|") {
+        Some(i + 1)
+    } else if text[i..].starts_with("│".as_bytes()) {
+        Some(i + "│".len())
+    } else {
+        None
+    }
+}
+
+/// A name in a table row's first cell, its value in the next:
+/// `│ DB_PASSWORD      │ X │` (`doppler secrets`, other CLIs' tables).
+fn table_cell_after(text: &[u8], name_start: usize, name_end: usize) -> Option<Value> {
+    let lead = run_back(text, name_start, 16, |b| b == b' ' || b == b'\t');
+    let bar = bar_ending_at(text, lead)?;
+    if !at_line_start(text, bar) {
+        return None;
+    }
+    let start = skip_blanks(text, bar_starting_at(text, skip_blanks(text, name_end))?);
+    let end = run(text, start, 512, |b| !b.is_ascii_whitespace() && b != b'|');
+    bar_starting_at(text, skip_blanks(text, end))?;
+    (end > start).then_some(Value {
+        start,
+        end,
+        quoted: false,
+    })
+}
+
 /// The `>` that closes an opening tag whose name ends at `name_end`: right
 /// there, or after attributes that hold no value of their own (`value=`
 /// is the pair rules', `/>` closes an empty element).
@@ -818,10 +895,11 @@ fn tag_end(text: &[u8], name_end: usize) -> Option<usize> {
     match text.get(name_end)? {
         b'>' => Some(name_end),
         b' ' => {
-            let limit = text.len().min(name_end + 120);
+            let limit = text.len().min(name_end + 240);
             let close = name_end + text[name_end..limit].iter().position(|&b| b == b'>')?;
             let attrs = &text[name_end..close];
-            (!attrs.iter().any(|&b| matches!(b, b'<' | b'\n' | b'/'))
+            (!attrs.iter().any(|&b| matches!(b, b'<' | b'\n'))
+                && !attrs.ends_with(b"/")
                 && !super::lex::contains_ci(attrs, b"value="))
             .then_some(close)
         }
@@ -829,9 +907,21 @@ fn tag_end(text: &[u8], name_end: usize) -> Option<usize> {
     }
 }
 
+/// Whether the element name at `name_start` has a namespace prefix
+/// (`<wsse:` before `Password`).
+fn xml_namespace_before(text: &[u8], name_start: usize) -> bool {
+    if text.get(name_start.wrapping_sub(1)) != Some(&b':') {
+        return false;
+    }
+    let prefix = run_back(text, name_start - 1, 16, |b| b.is_ascii_alphanumeric());
+    prefix < name_start - 1 && prefix > 0 && text[prefix - 1] == b'<'
+}
+
 /// Conversions that wrap an assigned literal (`let token = String::from("…")`).
 const LITERAL_WRAPPERS: &[&[u8]] = &[
     b"String::from(",
+    // Node's `const KEY = Buffer.from("…", "base64")`.
+    b"Buffer.from(",
     b"SecretString::from(",
     b"SecretString::new(",
     b"Secret::new(",
@@ -1382,11 +1472,10 @@ fn is_namespaced_hash(v: &[u8]) -> bool {
         .is_some_and(|p| p > 0 && v.len() - p > 16 && is_hex(&v[p + 1..]))
 }
 
-/// The shape gate for a value of `kind`.
 /// An app-specific password as its service shows it: four to six groups of
 /// four letters or digits, one separator throughout (Google's `abcd efgh
 /// ijkl mnop`, Apple's `abcd-efgh-ijkl-mnop`, WordPress's `aut4 Y7lI …`).
-fn is_app_password(v: &[u8]) -> bool {
+pub(super) fn is_app_password(v: &[u8]) -> bool {
     let Some(&sep) = v.get(4).filter(|b| matches!(b, b' ' | b'-')) else {
         return false;
     };

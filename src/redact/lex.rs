@@ -60,6 +60,20 @@ pub(super) fn skip_blanks(text: &[u8], i: usize) -> usize {
     run(text, i, 64, |b| b == b' ' || b == b'\t')
 }
 
+/// Past blanks and line breaks from `i`, escaped ones (`\n` inside a JSON
+/// string) too: where the next argument of a call spread over lines starts.
+pub(super) fn skip_spacing(text: &[u8], mut i: usize) -> usize {
+    let limit = text.len().min(i + 256);
+    while i < limit {
+        match (text[i], escape_at(text, i)) {
+            (b' ' | b'\t' | b'\n' | b'\r', _) => i += 1,
+            (_, Some((_, width))) => i += width,
+            _ => break,
+        }
+    }
+    i
+}
+
 /// Number of backslashes ending just before `i`.
 pub(super) fn backslashes_before(text: &[u8], i: usize) -> usize {
     i - run_back(text, i, 16, |b| b == b'\\')
@@ -205,6 +219,11 @@ const MAX_VALUE: usize = 4096;
 /// backslash-escaped, as inside a JSON string), or bare up to [`ends_bare`].
 /// A quoted value must close on the same line.
 pub(super) fn value_at(text: &[u8], i: usize) -> Option<Value> {
+    // A single-quoted value inside a single-quoted shell string
+    // (`bash -lc 'X='\''value'\'' cmd'`, as Codex shows its commands).
+    if let Some(v) = nested_single_quoted(text, i) {
+        return Some(v);
+    }
     let slashes = run(text, i, 8, |b| b == b'\\') - i;
     let q = *text.get(i + slashes)?;
     if matches!(q, b'"' | b'\'' | b'`') {
@@ -247,6 +266,24 @@ pub(super) fn value_at(text: &[u8], i: usize) -> Option<Value> {
     })
 }
 
+/// The shell's quote inside a single-quoted string.
+pub(super) const NESTED_QUOTE: &[u8] = b"'\\''";
+
+/// A value quoted as `'\''value'\''` starting at `i`, closed on its line.
+pub(super) fn nested_single_quoted(text: &[u8], i: usize) -> Option<Value> {
+    if !text[i..].starts_with(NESTED_QUOTE) {
+        return None;
+    }
+    let start = i + NESTED_QUOTE.len();
+    let limit = line_end(text, start, MAX_VALUE);
+    let end = start + find(&text[start..limit], NESTED_QUOTE)?;
+    Some(Value {
+        start,
+        end,
+        quoted: true,
+    })
+}
+
 /// Whether `hay` contains `needle` (byte-wise).
 pub(super) fn contains(hay: &[u8], needle: &[u8]) -> bool {
     find(hay, needle).is_some()
@@ -281,6 +318,27 @@ mod tests {
 
     fn val(s: &str, i: usize) -> Option<&str> {
         value_at(s.as_bytes(), i).map(|v| &s[v.start..v.end])
+    }
+
+    #[test]
+    fn nested_single_quotes_and_spacing() {
+        let cmd = r"bash -lc 'X='\''p@ss w'\'' run'";
+        let at = cmd.find('=').unwrap() + 1;
+        assert_eq!(val(cmd, at), Some("p@ss w"));
+        // Not closed on its line: not a nested value.
+        assert!(nested_single_quoted(b"'\\''abc\nxyz'\\''", 0).is_none());
+        let call = "f(a,\n    \"x\")";
+        let after_comma = call.find(',').unwrap() + 1;
+        assert_eq!(
+            &call[skip_spacing(call.as_bytes(), after_comma)..],
+            "\"x\")"
+        );
+        let escaped = r#"f(a,\n  "x")"#;
+        let after_comma = escaped.find(',').unwrap() + 1;
+        assert_eq!(
+            &escaped[skip_spacing(escaped.as_bytes(), after_comma)..],
+            "\"x\")"
+        );
     }
 
     #[test]

@@ -148,6 +148,8 @@ enum Action {
     ProseRandom,
     /// "Generated token X": the word after, hex digits too.
     GeneratedToken,
+    /// "app password: abcd efgh ijkl mnop".
+    AppPassword,
     /// "login is user / X".
     LoginPair,
     /// A key named in a sentence, then its value after a colon.
@@ -164,6 +166,8 @@ enum Action {
     SaslUserKey,
     /// A property list's `<key>NAME</key><string>X</string>`.
     PlistKey,
+    /// A Terraform output marked sensitive: its `value`.
+    SensitiveOutput,
     /// "Password" or "API key" in another language, then the value.
     ForeignWord(context::Named),
     /// "Key" or "token" in another language next to "API", then the key.
@@ -182,12 +186,10 @@ enum Action {
     UsedAs,
     /// A TOTP seed in groups of four after "setup key".
     GroupedTotpSeed,
-    /// A call whose first argument is a secret: Python's `hmac.new(b'X', …)`.
-    FirstArgument,
-    /// A call whose second argument is a secret: `jwt.sign(payload, 'X')`.
-    SecondArgument,
-    /// A call whose third argument is a secret: `getConnection(url, user, "X")`.
-    ThirdArgument,
+    /// A call whose n-th argument (from 1) is a secret: Python's
+    /// `hmac.new(b'X', …)` (first), `jwt.sign(payload, 'X')` (second),
+    /// `getConnection(url, user, "X")` (third).
+    Argument(usize),
     /// OmniAuth's `provider :github, "client id", "X"`: the third argument,
     /// on the keyword's line.
     OmniauthProvider,
@@ -271,6 +273,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("access-development-", Action::Plaid),
     ("plainloginmodule", Action::SaslUserKey),
     ("<key>", Action::PlistKey),
+    ("\"sensitive\": true", Action::SensitiveOutput),
     ("/api/webhooks/", Action::DiscordHook),
     ("webhookb2/", Action::TeamsHook),
     (":aa", Action::Telegram),
@@ -363,6 +366,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("alias set", Action::Command(Cmd::MinioAlias)),
     ("host add", Action::Command(Cmd::MinioAlias)),
     ("reset-admin-password", Action::Command(Cmd::ResetPassword)),
+    ("hash-password", Action::Command(Cmd::HashPassword)),
     ("convertto-securestring", Action::Command(Cmd::SecureString)),
     ("networkcredential(", Action::NetworkCredential),
     ("echo '", Action::EchoIntoFile),
@@ -371,25 +375,32 @@ const KEYWORDS: &[(&str, Action)] = &[
     (" as the ", Action::UsedAs),
     ("setup key", Action::GroupedTotpSeed),
     ("echo \"", Action::EchoIntoFile),
-    ("hmac.new(", Action::FirstArgument),
-    ("createhmac(", Action::SecondArgument),
-    ("hmac.hexdigest(", Action::SecondArgument),
-    ("jwt.sign(", Action::SecondArgument),
-    ("jwt.encode(", Action::SecondArgument),
-    ("jwt.verify(", Action::SecondArgument),
-    ("jwt.decode(", Action::SecondArgument),
-    ("algoliasearch(", Action::SecondArgument),
-    ("getconnection(", Action::ThirdArgument),
+    ("hmac.new(", Action::Argument(1)),
+    ("createhmac(", Action::Argument(2)),
+    ("hmac.hexdigest(", Action::Argument(2)),
+    ("jwt.sign(", Action::Argument(2)),
+    ("jwt.encode(", Action::Argument(2)),
+    ("jwt.verify(", Action::Argument(2)),
+    ("jwt.decode(", Action::Argument(2)),
+    ("algoliasearch(", Action::Argument(2)),
+    ("getconnection(", Action::Argument(3)),
     // PHP's `new PDO($dsn, 'user', 'X')`.
-    ("new pdo(", Action::ThirdArgument),
+    ("new pdo(", Action::Argument(3)),
     ("provider :", Action::OmniauthProvider),
     // `auth=("user", "X")` (requests, the Neo4j and Elasticsearch drivers).
-    ("auth=(", Action::SecondArgument),
-    ("auth.basic(", Action::SecondArgument),
-    ("basic_auth=(", Action::SecondArgument),
+    ("auth=(", Action::Argument(2)),
+    ("auth.basic(", Action::Argument(2)),
+    ("basic_auth=(", Action::Argument(2)),
     // The AWS SDK for Java: `new BasicAWSCredentials(id, "X")`.
-    ("basicawscredentials(", Action::SecondArgument),
-    ("awsbasiccredentials.create(", Action::SecondArgument),
+    ("basicawscredentials(", Action::Argument(2)),
+    // .NET's JWT signing key: `new SymmetricSecurityKey(Encoding.UTF8.GetBytes("X"))`.
+    ("securitykey(encoding.utf8.getbytes(", Action::Argument(1)),
+    ("securitykey(encoding.ascii.getbytes(", Action::Argument(1)),
+    // Razorpay's `new RazorpayClient("rzp_live_…", "X")`.
+    ("razorpayclient(", Action::Argument(2)),
+    // Braintree's `new BraintreeGateway(environment, merchant, public, "X")`.
+    ("braintreegateway(", Action::Argument(4)),
+    ("awsbasiccredentials.create(", Action::Argument(2)),
     ("insert into", Action::SqlInsert),
     ("insecure-password ", Action::ProsePassword),
     ("--password-stdin", Action::PipedPassword),
@@ -397,9 +408,12 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("--with-token", Action::PipedPassword),
     ("kty", Action::Jwk),
     ("password is ", Action::ProsePassword),
+    ("app password", Action::AppPassword),
     ("passphrase is ", Action::ProsePassword),
     ("password ", Action::ProseRandom),
     ("value is ", Action::ProseRandom),
+    // `elasticsearch-reset-password`: "New value: X".
+    ("new value: ", Action::ProseRandom),
     ("token is ", Action::ProseRandom),
     ("key is ", Action::ProseRandom),
     // Django REST framework's `drf_create_token`: "Generated token X for user …".
@@ -519,6 +533,10 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("auth token ", Action::NamedThenColon),
     ("secret key ", Action::NamedThenColon),
     ("private key ", Action::NamedThenColon),
+    // `cast wallet new`: "Private key: <64 hex digits>".
+    ("private key:", Action::NamedThenColon),
+    // "here's the Algolia admin key, just use it directly: X".
+    ("admin key", Action::NamedThenColon),
     ("server key ", Action::NamedThenColon),
     // `vault operator init` prints "Unseal Key 1: …".
     ("unseal key ", Action::NamedThenColon),
@@ -697,6 +715,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::Jwk => keys::jwk(text, start, out),
         Action::ProsePassword => context::prose_password(text, end, out),
         Action::ProseRandom => context::prose_random(text, end, out),
+        Action::AppPassword => context::app_password(text, end, out),
         Action::LoginPair => context::login_pair(text, end, out),
         Action::GeneratedToken => context::generated_token(text, end, out),
         Action::NamedThenColon => context::named_then_colon(text, end, out),
@@ -706,6 +725,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::Plaid => context::plaid_token(text, start, end, out),
         Action::SaslUserKey => context::sasl_user_key(text, end, out),
         Action::PlistKey => pairs::plist_value(text, end, out),
+        Action::SensitiveOutput => pairs::sensitive_output(text, start, out),
         Action::ForeignWord(named) => {
             if !context::inside_random_run(text, start, end) {
                 context::named_in_prose(text, end, named, out)
@@ -719,9 +739,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::BundlerCredential => commands::bundler_credential(text, start, end, out),
         Action::UsedAs => context::used_as_secret(text, start, end, out),
         Action::GroupedTotpSeed => context::grouped_totp_seed(text, end, out),
-        Action::FirstArgument => commands::argument(text, end, 1, out),
-        Action::SecondArgument => commands::argument(text, end, 2, out),
-        Action::ThirdArgument => commands::argument(text, end, 3, out),
+        Action::Argument(n) => commands::argument(text, end, n, out),
         Action::OmniauthProvider => {
             let line_end = lex::break_after(text, end, 512);
             commands::argument(&text[..line_end], end, 3, out)

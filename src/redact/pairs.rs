@@ -103,6 +103,28 @@ pub(super) fn object_after(text: &[u8], name_end: usize) -> Option<Value> {
     .then(|| default_in_object(text, open))?
 }
 
+/// `terraform output -json`'s `{"sensitive": true, "type": "string",
+/// "value": "X"}` (keyword at `hit`): X, the output Terraform hides.
+pub(super) fn sensitive_output(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
+    let from = hit.saturating_sub(WINDOW);
+    let Some(open) = text[from..hit].iter().rposition(|&b| b == b'{') else {
+        return;
+    };
+    let open = from + open;
+    if text[open + 1..hit].contains(&b'}') {
+        return;
+    }
+    if let Some(v) = default_in_object(text, open)
+        && !super::placeholders::is_harmless(&text[v.start..v.end])
+    {
+        out.push(Finding {
+            rule: "secret_pair",
+            start: v.start,
+            end: v.end,
+        });
+    }
+}
+
 /// In the object opening at `open`, the value of its `Default` (or `Value`)
 /// field, before the object closes.
 fn default_in_object(text: &[u8], open: usize) -> Option<Value> {

@@ -364,14 +364,16 @@ pub(super) fn is_harmless(v: &[u8]) -> bool {
 
 /// Ciphertext meant to be committed: a Bitnami SealedSecret's value (base64
 /// of a blob that starts with version bytes `0x02 0x00`, so `Ag…`, hundreds
-/// of characters) and a SOPS value (`ENC[AES256_GCM,data:…]`). Only the
-/// cluster's or KMS's private key opens them.
+/// of characters), a SOPS value (`ENC[AES256_GCM,data:…]`) and a Jasypt
+/// property (`ENC(…)`, Spring Boot). Only the cluster's or KMS's private
+/// key, or the application's master password, opens them.
 fn is_sealed(v: &[u8]) -> bool {
-    (v.len() >= 256
+    (v.len() >= 160
         && v.starts_with(b"Ag")
         && v.iter()
             .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')))
         || v.starts_with(b"ENC[AES256_GCM,")
+        || (v.starts_with(b"ENC(") && v.ends_with(b")"))
 }
 
 #[cfg(test)]

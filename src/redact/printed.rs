@@ -107,6 +107,9 @@ pub(super) const WINDOW: usize = 600;
 /// (Claude Code's tool result follows a long assistant record).
 const FIELD_WINDOW: usize = 4096;
 
+/// The longest printed token taken whole.
+const LONGEST_TOKEN: usize = 4096;
+
 /// Tokens of the output looked at before giving up.
 const MAX_TOKENS: usize = 6;
 
@@ -132,7 +135,14 @@ pub(super) fn after_command(
         .rposition(|&b| b == b'\n')
         .map_or(from, |p| from + p + 1);
     let cmd_end = command_end(text, hit_end);
-    if !names_a_secret(&text[line_start..cmd_end], i) {
+    // `base64 -d` of a value a command before it fetched from a secret
+    // (`kubectl get secret … -o jsonpath=…`, then `echo X | base64 -d`).
+    let asked = if matches!(TRIGGERS[i].0, "base64 -d" | "base64 --decode") {
+        line_start.saturating_sub(400)
+    } else {
+        line_start
+    };
+    if !names_a_secret(&text[asked..cmd_end], i) {
         return None;
     }
     if kind == Printed::Random && contains_ci(&text[line_start..cmd_end], b"wg pubkey") {
@@ -338,8 +348,9 @@ fn names_a_secret(line: &[u8], i: usize) -> bool {
     match trigger {
         "credentials/" => contains_ci(line, b".key"),
         "keys list" => contains_ci(line, b"az "),
-        // `cat /etc/wireguard/wg0.key` (a PEM key is its own rule).
-        "wireguard/" => contains_ci(line, b"cat "),
+        // `cat /etc/wireguard/wg0.key` (a PEM key is its own rule; a
+        // `wg0.conf`'s `PrivateKey =` is an assignment, its peers' keys public).
+        "wireguard/" => contains_ci(line, b"cat ") && !contains_ci(line, b".conf"),
         "base64 -d" | "base64 --decode" => contains_ci(line, b"secret"),
         "field=" => contains_ci(line, b"vault "),
         "auth token" => contains_ci(line, b"gh auth token"),
@@ -393,7 +404,11 @@ pub(super) fn output_secret(
             i += 1;
             continue;
         }
-        let run_end = run(text, i, to - i, |b| !separates(b));
+        // A token that starts in the window may run past it (an ECR
+        // password is some 1,600 characters).
+        let run_end = run(text, i, text.len().min(i + LONGEST_TOKEN) - i, |b| {
+            !separates(b)
+        });
         let start = run(text, i, run_end - i, structural);
         let end = start
             + text[start..run_end]

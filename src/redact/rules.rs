@@ -43,6 +43,9 @@ pub(super) enum Alphabet {
     AlnumDollar,
     /// `[A-Za-z0-9%]` (URL-encoded base64: X's app-only bearer tokens).
     AlnumPercent,
+    /// Printable ASCII but quotes, backslashes and `,` (Adyen's API keys
+    /// end in a part of any punctuation).
+    Graphic,
 }
 
 impl Alphabet {
@@ -68,6 +71,9 @@ impl Alphabet {
             }
             Alphabet::AlnumDollar => b.is_ascii_alphanumeric() || b == b'$',
             Alphabet::AlnumPercent => b.is_ascii_alphanumeric() || b == b'%',
+            Alphabet::Graphic => {
+                b.is_ascii_graphic() && !matches!(b, b'"' | b'\'' | b'`' | b'\\' | b',')
+            }
         }
     }
 }
@@ -207,6 +213,8 @@ pub(super) static TOKEN_RULES: &[TokenRule] = &[
     rule("stripe_restricted_key", "rk_live_", Alnum, 20, 247, Plain),
     rule("stripe_restricted_key", "rk_test_", Alnum, 20, 247, Plain),
     rule("stripe_webhook_secret", "whsec_", Base64, 24, 100, Plain),
+    // Adyen: `AQE`, base64 parts joined by `=-`, a last part of punctuation.
+    rule("adyen_api_key", "AQE", Graphic, 80, 400, Random),
     rule("square_token", "sq0atp-", Url, 22, 60, Plain),
     rule("square_token", "sq0csp-", Url, 22, 60, Plain),
     // Chat.

@@ -1499,6 +1499,7 @@ pub fn all() -> Vec<Negative> {
             .chain(printed_and_public_lookalikes(&mut rng))
             .chain(call_and_id_lookalikes(&mut rng))
             .chain(fallback_and_label_lookalikes(&mut rng))
+            .chain(table_and_call_lookalikes(&mut rng))
             .map(|(category, text)| Negative { category, text }),
     );
     out
@@ -1710,6 +1711,68 @@ fn fallback_and_label_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
         (
             "code",
             "d = hmac.digest(k, b\"payload-to-sign\", \"sha256\")".to_string(),
+        ),
+    ]
+}
+
+/// Look-alikes of the table, call and nested-quote shapes: a table row
+/// whose value is a description, a certificate without a passphrase, a
+/// Windows path, sealed values, a public WireGuard peer, a Terraform output
+/// that is not sensitive, a cache key in a URL, an array type's literal.
+fn table_and_call_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
+    let sealed = format!("Ag{}", rng.string(B64, 200));
+    vec![
+        (
+            "table",
+            "| DB_PASSWORD | the database password, from Vault |".to_string(),
+        ),
+        (
+            "table",
+            "│ NAME        │ VALUE      │\n│ LOG_LEVEL   │ debug      │".to_string(),
+        ),
+        (
+            "shell",
+            "curl --cert ./certs/client.pem --key ./certs/client.key https://mtls.example.test"
+                .to_string(),
+        ),
+        (
+            "shell",
+            "curl --cert C:\\certs\\client.pem https://mtls.example.test".to_string(),
+        ),
+        (
+            "config",
+            format!(
+                "apiVersion: bitnami.com/v1alpha1\nkind: SealedSecret\nspec:\n  encryptedData:\n    password: {sealed}"
+            ),
+        ),
+        (
+            "config",
+            "spring.datasource.password=ENC(G6N718UuyPE5bHyWKyuLQSm02auQPUtm)".to_string(),
+        ),
+        (
+            "shell",
+            format!(
+                "$ cat /etc/wireguard/wg0.conf\n[Peer]\nPublicKey = {}=\nAllowedIPs = 10.8.0.0/24",
+                rng.string(B64, 43)
+            ),
+        ),
+        (
+            "json",
+            "{\n  \"sensitive\": false,\n  \"type\": \"string\",\n  \"value\": \"eu-west-1\"\n}"
+                .to_string(),
+        ),
+        (
+            "url",
+            format!("GET /cache?ns=builds&key=builds:{}", rng.string(HEX, 40)),
+        ),
+        ("code", "const SALT_LEN: [u8; 2] = [0, 16];".to_string()),
+        (
+            "prose",
+            "open the app passwords page and create one named mailer".to_string(),
+        ),
+        (
+            "shell",
+            "bash -lc 'git commit -m '\\''fix: retry the upload'\\'''".to_string(),
         ),
     ]
 }

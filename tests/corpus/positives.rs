@@ -4173,6 +4173,7 @@ pub fn all() -> Vec<Positive> {
     printed_and_tabled(&mut rng, &mut out);
     calls_flags_and_ids(&mut rng, &mut out);
     fallbacks_hashes_and_labels(&mut rng, &mut out);
+    calls_tables_and_nested_quotes(&mut rng, &mut out);
     out
 }
 
@@ -4652,5 +4653,215 @@ fn fallbacks_hashes_and_labels(rng: &mut Rng, out: &mut Vec<Positive>) {
         "flyv1_scheme",
         format!("FLY_API_TOKEN='{flyv1}'"),
         vec![flyv1],
+    );
+}
+
+/// Secrets in call arguments past the first line, in CLI tables drawn with
+/// box characters, in single quotes nested in a quoted shell command (as
+/// Codex shows `bash -lc '…'`), and the shapes beside them: Terraform's
+/// sensitive outputs, WS-Security's namespaced XML, a curl client
+/// certificate's passphrase, Scala map entries, PHP setters, Adyen keys.
+fn calls_tables_and_nested_quotes(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let mut push = |kind: &'static str, text: String, secrets: Vec<String>| {
+        out.push(Positive {
+            family: "calls_tables_and_nested_quotes",
+            kind,
+            text,
+            secrets,
+        });
+    };
+    let private = rng.string(HEX, 32);
+    push(
+        "fourth_argument_over_lines",
+        format!(
+            "var gw = new BraintreeGateway(\n  Environment.SANDBOX,\n  \"{}\",\n  \"{}\",\n  \"{private}\"\n);",
+            rng.string(LOWER_DIGIT, 16),
+            rng.string(LOWER_DIGIT, 16)
+        ),
+        vec![private],
+    );
+    let secret = rng.string(ALNUM, 24);
+    push(
+        "razorpay_client",
+        format!(
+            "client = new RazorpayClient(\"rzp_test_{}\", \"{secret}\");",
+            rng.string(ALNUM, 14)
+        ),
+        vec![secret],
+    );
+    let key = format!("test_{}", rng.string(ALNUM, 30));
+    push(
+        "php_setter",
+        format!("$client->setApiKey('{key}');"),
+        vec![key],
+    );
+    let pw = format!("{}+{}!", rng.string(LETTERS, 8), rng.string(DIGITS, 3));
+    push(
+        "curl_cert_passphrase",
+        format!("$ curl --cert ./certs/qwac.p12:{pw} https://api.example-bank.test/v2/accounts"),
+        vec![pw],
+    );
+    let pw = format!("{}~{}", rng.string(ALNUM, 9), rng.string(ALNUM, 6));
+    push(
+        "scala_map_entry",
+        format!(
+            "val opts = Map(\n  \"sfUser\" -> \"ETL\",\n  \"sfPassword\" -> \"{pw}\",\n  \"sfRole\" -> \"LOADER\"\n)"
+        ),
+        vec![pw],
+    );
+    let pw = format!("{}#{}", rng.string(ALNUM, 10), rng.string(DIGITS, 2));
+    push(
+        "terraform_sensitive_output",
+        format!(
+            "$ terraform output -json db_admin\n{{\n  \"sensitive\": true,\n  \"type\": \"string\",\n  \"value\": \"{pw}\"\n}}"
+        ),
+        vec![pw],
+    );
+    let pw = format!("{}_{}+", rng.string(ALNUM, 8), rng.string(ALNUM, 8));
+    push(
+        "ws_security_password",
+        format!(
+            "<wsse:Password Type=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0#PasswordText\">{pw}</wsse:Password>"
+        ),
+        vec![pw],
+    );
+    let secret = rng.string(B64, 64);
+    push(
+        "schema_registry_user_info",
+        format!(
+            "basic.auth.credentials.source=USER_INFO\nbasic.auth.user.info={}:{secret}",
+            rng.string(UPPER_DIGIT, 16)
+        ),
+        vec![secret],
+    );
+    let adyen = format!(
+        "AQE{}=-{}=-{}",
+        rng.string(B64, 90),
+        rng.string(B64, 43),
+        rng.string("abcXYZ012%}<$;", 10)
+    );
+    push(
+        "adyen_api_key",
+        format!("ADYEN_API_KEY={adyen}\nADYEN_MERCHANT=ShopECOM"),
+        vec![adyen],
+    );
+    let pw = format!("{}-{}*", rng.string(LETTERS, 7), rng.string(DIGITS, 4));
+    push(
+        "box_table_row",
+        format!(
+            "$ doppler secrets -p api -c prd\n┌─────────────┬──────────────────┐\n│ NAME        │ VALUE            │\n│ DB_PASSWORD │ {pw} │\n└─────────────┴──────────────────┘"
+        ),
+        vec![pw],
+    );
+    let pw = rng.string(ALNUM, 20);
+    push(
+        "new_value_line",
+        format!(
+            "$ bin/elasticsearch-reset-password -u kibana_system\nPassword for the [kibana_system] user successfully reset.\nNew value: {pw}"
+        ),
+        vec![pw],
+    );
+    let key = rng.string(HEX, 64);
+    push(
+        "private_key_colon",
+        format!(
+            "$ cast wallet new\nAddress:     0x{}\nPrivate key: {key}",
+            rng.string(HEX, 40)
+        ),
+        vec![key],
+    );
+    let hex = rng.string(HEX, 40);
+    push(
+        "query_key_hex",
+        format!("curl -s \"https://api.rates.test/v1/latest?base=EUR&key={hex}\""),
+        vec![hex],
+    );
+    let pw = format!("{}={}", rng.string(ALNUM, 10), rng.string(DIGITS, 2));
+    let encoded = base64(pw.as_bytes());
+    push(
+        "decoded_secret_value",
+        format!(
+            "$ kubectl get secret api-db -o jsonpath='{{.data.password}}'\n{encoded}\n$ echo {encoded} | base64 -d\n{pw}"
+        ),
+        vec![encoded, pw],
+    );
+    let token = format!("eyJwYXlsb2FkIjoi{}", rng.string(B64, 1500));
+    push(
+        "long_printed_token",
+        format!("$ aws ecr get-login-password --region us-east-2\n{token}"),
+        vec![token],
+    );
+    let pw = format!(
+        "{}-{}-{}*",
+        rng.string(LETTERS, 6),
+        rng.string(LETTERS, 5),
+        rng.string(DIGITS, 4)
+    );
+    push(
+        "nested_quotes_user_flag",
+        format!(
+            "bash -lc 'curl -u admin:'\\''{pw}'\\'' https://ci.example.test/job/web/build -X POST'"
+        ),
+        vec![pw],
+    );
+    let pw = rng.string(ALNUM, 24);
+    push(
+        "nested_quotes_assignment",
+        format!(
+            "bash -lc 'RESTIC_PASSWORD='\\''{pw}'\\'' restic -r s3:s3.amazonaws.com/backups snapshots'"
+        ),
+        vec![pw],
+    );
+    let pw = format!("{}*{}", rng.string(ALNUM, 10), rng.string(ALNUM, 6));
+    push(
+        "nested_quotes_short_flag",
+        format!("bash -lc 'ssh-keygen -p -f ~/.ssh/id_ed25519 -P '\\''{pw}'\\'' -N '\\'''\\'''"),
+        vec![pw],
+    );
+    let pw = rng.string(ALNUM, 24);
+    push(
+        "hash_password_plaintext",
+        format!("$ caddy hash-password --plaintext '{pw}'"),
+        vec![pw],
+    );
+    let key = rng.string(B64, 43) + "=";
+    push(
+        "buffer_from_literal",
+        format!("const KEY = Buffer.from(\"{key}\", \"base64\");"),
+        vec![key],
+    );
+    let secret = rng.string(ALNUM, 40);
+    push(
+        "rust_byte_string",
+        format!("const WEBHOOK_SECRET: &[u8] = b\"{secret}\";"),
+        vec![secret],
+    );
+    let key = rng.string(ALNUM, 64);
+    push(
+        "symmetric_security_key",
+        format!("var signing = new SymmetricSecurityKey(Encoding.UTF8.GetBytes(\"{key}\"));"),
+        vec![key],
+    );
+    let id = uuid(rng);
+    push(
+        "client_secret_uuid",
+        format!(
+            "prod credentials: client id {}, client secret {id}",
+            rng.string(LOWER_DIGIT, 20)
+        ),
+        vec![id],
+    );
+    let groups: Vec<String> = (0..4).map(|_| rng.string(LOWER, 4)).collect();
+    let app = groups.join(" ");
+    push(
+        "app_password_prose",
+        format!("I created an app password for the mailer: {app} (account ops@example.test)"),
+        vec![app],
+    );
+    let key = rng.string(HEX, 32);
+    push(
+        "admin_key_prose",
+        format!("here's the search admin key, use it for the reindex job: {key}"),
+        vec![key],
     );
 }
