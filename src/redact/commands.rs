@@ -657,7 +657,7 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
             let plain = list
                 .iter()
                 .any(|&(s, e)| text[s..e].eq_ignore_ascii_case(b"-asplaintext"));
-            if let Some(&(s, e)) = list.iter().find(|&&(s, e)| !is_flag(&text[s..e]))
+            if let Some(&(s, e)) = list.iter().find(|&&(s, e)| !text[s..e].starts_with(b"-"))
                 && plain
             {
                 push(text, s, e, out);

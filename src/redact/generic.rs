@@ -508,8 +508,10 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     // `scheme://user:password@host`: the URL rule keeps the host.
     // `${DB_PASSWORD:?required}`: a shell parameter expansion, no value;
     // `--set-secrets=DB_PASSWORD=db-password:latest`: references to secrets.
+    // detect-secrets' "Hashed Secret: <sha1>" names a digest.
     if text[..name_start].ends_with(b"://")
         || text[..name_start].ends_with(b"${")
+        || text[..name_start].ends_with(b"Hashed ")
         || in_arn(text, name_start)
         || secret_references(text, name_start)
     {
@@ -553,10 +555,13 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
         return;
     };
     // What no kind accepts, before the name is read: a bare number
-    // (`"input_tokens":1234`), `true`, `null`…
+    // (`"input_tokens":1234`), `true`, `null`, a PowerShell cmdlet's call
+    // (`$secret = Get-AzKeyVaultSecret -VaultName …`)…
     let v = &text[value.start..value.end];
     if !value.quoted
-        && (is_number_literal(v) || matches!(v, b"true" | b"false" | b"null" | b"None"))
+        && (is_number_literal(v)
+            || matches!(v, b"true" | b"false" | b"null" | b"None")
+            || is_cmdlet_call(text, value))
     {
         return;
     }
@@ -915,6 +920,19 @@ fn xml_namespace_before(text: &[u8], name_start: usize) -> bool {
     }
     let prefix = run_back(text, name_start - 1, 16, |b| b.is_ascii_alphanumeric());
     prefix < name_start - 1 && prefix > 0 && text[prefix - 1] == b'<'
+}
+
+/// A PowerShell cmdlet (`Verb-Noun`) called with a parameter after it.
+fn is_cmdlet_call(text: &[u8], value: Value) -> bool {
+    let v = &text[value.start..value.end];
+    let Some(dash) = v.iter().position(|&b| b == b'-') else {
+        return false;
+    };
+    let (verb, noun) = (&v[..dash], &v[dash + 1..]);
+    let capitalised = |w: &[u8]| {
+        w.len() >= 3 && w[0].is_ascii_uppercase() && w.iter().all(u8::is_ascii_alphabetic)
+    };
+    capitalised(verb) && capitalised(noun) && text[value.end..].starts_with(b" -")
 }
 
 /// Conversions that wrap an assigned literal (`let token = String::from("…")`).

@@ -38,6 +38,10 @@ pub(super) fn spaced_label(text: &[u8], hit: usize, hit_end: usize, out: &mut Ve
     // assignment's), each capitalised as labels are: "Cache saved with
     // key: X" is a sentence, and its key a cache's.
     let label = &text[label_start..label_end];
+    // detect-secrets' "Hashed Secret: <sha1>" is a digest of one.
+    if label.starts_with(b"Hashed ") {
+        return;
+    }
     if !label.contains(&b' ')
         || label
             .split(|&b| b == b' ')

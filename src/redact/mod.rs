@@ -274,6 +274,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("plainloginmodule", Action::SaslUserKey),
     ("<key>", Action::PlistKey),
     ("\"sensitive\": true", Action::SensitiveOutput),
+    // Keycloak's `kcadm.sh get …/client-secret`: `{"type": "secret", "value": …}`.
+    ("\"type\": \"secret\"", Action::SensitiveOutput),
     ("/api/webhooks/", Action::DiscordHook),
     ("webhookb2/", Action::TeamsHook),
     (":aa", Action::Telegram),

@@ -104,7 +104,8 @@ pub(super) fn object_after(text: &[u8], name_end: usize) -> Option<Value> {
 }
 
 /// `terraform output -json`'s `{"sensitive": true, "type": "string",
-/// "value": "X"}` (keyword at `hit`): X, the output Terraform hides.
+/// "value": "X"}` and Keycloak's `{"type": "secret", "value": "X"}`
+/// (keyword at `hit`): X, the value the object says is secret.
 pub(super) fn sensitive_output(text: &[u8], hit: usize, out: &mut Vec<Finding>) {
     let from = hit.saturating_sub(WINDOW);
     let Some(open) = text[from..hit].iter().rposition(|&b| b == b'{') else {

@@ -7,6 +7,11 @@
 /// not itself look like it holds live keys.
 const DOCUMENTED: &[&str] = &[
     concat!("AKIAIOSFODNN7", "EXAMPLE"),
+    // The Azure Storage emulator's (Azurite's) published account key.
+    concat!(
+        "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/",
+        "K1SZFPTOtr/KBHBeksoGMGw=="
+    ),
     concat!("wJalrXUtnFEMI/K7MDENG/bPxRfi", "CYEXAMPLEKEY"),
     concat!("AKIAI44QH8DHB", "EXAMPLE"),
     concat!("je7MtGbClwBF/2Zp9Utk/h3yCo8nvb", "EXAMPLEKEY"),
@@ -301,6 +306,9 @@ pub(super) fn is_public(v: &[u8]) -> bool {
         "-----BEGIN PGP PUBLIC",
         // A PostHog project key ships in the browser (`phx_` keys are secret).
         "phc_",
+        // Razorpay's key id goes to the checkout page (its secret does not).
+        "rzp_live_",
+        "rzp_test_",
     ]
     .iter()
     .any(|p| v.starts_with(p.as_bytes()))

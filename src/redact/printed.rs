@@ -98,6 +98,12 @@ pub(super) const TRIGGERS: &[(&str, Printed)] = &[
     ("jsonpath={.data.", Printed::Random),
     ("jsonpath=\"{.data.", Printed::Random),
     ("jsonpath='{.data.", Printed::Random),
+    // `terraform output -raw db_password`: the raw value of a secret's output.
+    ("output -raw ", Printed::Password),
+    // Elasticsearch's `elasticsearch-create-enrollment-token`.
+    ("create-enrollment-token", Printed::Random),
+    // Jenkins' first start: "Please use the following password to proceed".
+    ("use the following password", Printed::Random),
 ];
 
 /// How far after the command its output is looked for.
@@ -280,7 +286,9 @@ fn fits_here(text: &[u8], hit: usize, hit_end: usize, i: usize) -> bool {
                 )
         }
         // The field `jq` prints must be a secret's (`.apikey`, `.IAMToken`).
-        "jq ." | "jq -r ." | "> var." | "> nonsensitive(var." => names_a_secret_at(text, hit_end),
+        "jq ." | "jq -r ." | "> var." | "> nonsensitive(var." | "output -raw " => {
+            names_a_secret_at(text, hit_end)
+        }
         "cat " => {
             let path_end = run(text, hit_end, 256, |b| {
                 !b.is_ascii_whitespace() && b != b';'
@@ -421,7 +429,8 @@ pub(super) fn output_secret(
         let label = text[end..run_end].contains(&b':') || text.get(next) == Some(&b':');
         // A prompt (`$`, `bash-5.2$`, `dev@box:~/app$`, `%`, `❯`): the output is
         // over. The marker: it was redacted already.
-        if is_prompt(token) || token == b"REDACTED_SECRET" {
+        // A PEM block is the key rule's (a certificate is public).
+        if is_prompt(token) || token == b"REDACTED_SECRET" || token.starts_with(b"-----BEGIN") {
             return false;
         }
         // Bullets and tree lines of a terminal transcript (`•`, `└`, `⎿`).

@@ -1774,5 +1774,28 @@ fn table_and_call_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
             "shell",
             "bash -lc 'git commit -m '\\''fix: retry the upload'\\'''".to_string(),
         ),
+        (
+            "config",
+            "AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;".to_string(),
+        ),
+        (
+            "html",
+            format!("var options = {{ key: \"rzp_live_{}\", amount: 50000 }};", rng.string(ALNUM, 14)),
+        ),
+        (
+            "tool_output",
+            format!("Secret Type: Base64 High Entropy String\nHashed Secret: {}", rng.string(HEX, 40)),
+        ),
+        (
+            "shell",
+            "$secret = Get-AzKeyVaultSecret -VaultName kv-prod -Name sql-admin -AsPlainText".to_string(),
+        ),
+        (
+            "shell",
+            format!(
+                "$ vault read -field=certificate pki/cert/ca\n-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----",
+                rng.string(B64, 64)
+            ),
+        ),
     ]
 }

@@ -4864,4 +4864,51 @@ fn calls_tables_and_nested_quotes(rng: &mut Rng, out: &mut Vec<Positive>) {
         format!("here's the search admin key, use it for the reindex job: {key}"),
         vec![key],
     );
+    let pw = format!(
+        "{}~{}-{}",
+        rng.string(ALNUM, 8),
+        rng.string(ALNUM, 4),
+        rng.string(ALNUM, 6)
+    );
+    push(
+        "terraform_output_raw",
+        format!("$ terraform output -raw db_master_password\n{pw}"),
+        vec![pw],
+    );
+    let secret = rng.string(ALNUM, 32);
+    push(
+        "typed_secret_object",
+        format!(
+            "$ kcadm.sh get clients/{}/client-secret -r shop\n{{\n  \"type\": \"secret\",\n  \"value\": \"{secret}\"\n}}",
+            uuid(rng)
+        ),
+        vec![secret],
+    );
+    let token = format!("eyJ2ZXIiOiI4LjE0LjEi{}", rng.string(B64, 180));
+    push(
+        "enrollment_token",
+        format!("$ bin/elasticsearch-create-enrollment-token -s kibana\n{token}"),
+        vec![token],
+    );
+    let hex = rng.string(HEX, 32);
+    push(
+        "jenkins_first_password",
+        format!(
+            "Jenkins initial setup is required.\nPlease use the following password to proceed to installation:\n\n{hex}\n\nThis may also be found at: /var/jenkins_home/secrets/initialAdminPassword"
+        ),
+        vec![hex],
+    );
+    let pw = format!(
+        "{}^{}!{}",
+        rng.string(ALNUM, 5),
+        rng.string(ALNUM, 4),
+        rng.string(DIGITS, 3)
+    );
+    push(
+        "secure_string_after_flag",
+        format!(
+            "Set-ADAccountPassword -Identity jdoe -Reset -NewPassword (ConvertTo-SecureString -AsPlainText '{pw}' -Force)"
+        ),
+        vec![pw],
+    );
 }

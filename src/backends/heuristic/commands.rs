@@ -178,11 +178,16 @@ fn quoted_commands(text: &str) -> Vec<&str> {
 /// commands themselves do not show, at most three, dangerous text dropped.
 pub(crate) fn described_fixes(events: &[&Event], fixes: &[FailureFix]) -> Vec<String> {
     static FAILED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:failed|fails|died|dies|errored|broke|crashed|refused|choked|(?:couldn'?t|could not|can'?t|cannot) (?:find|resolve|locate|load|reach|connect))\b")
+        Regex::new(r"(?i)\b(?:failed|fails|died|dies|errored|broke|crashed|refused|choked|(?:couldn'?t|could not|can'?t|cannot) (?:find|resolve|locate|load|reach|connect|get))\b")
             .expect("valid regex")
     });
     static FIXED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:after|fixed|fixes|then|works|worked|goes through|passes|re-?running|needs?|requires?|because)\b")
+        Regex::new(r"(?i)\b(?:after|fixed|fixes|then|works|worked|goes through|passes|re-?running|needs?|requires?|because)\b|\b(?:run|use|install)\s+`")
+            .expect("valid regex")
+    });
+    // The sentence after a failure that gives the command that works.
+    static WORKING_ONE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^(?:the (?:working|right|correct) (?:invocation|command) is|the fix is|use `[^`]+` instead)")
             .expect("valid regex")
     });
     // The agent narrating its progress, not reporting a fix.
@@ -208,15 +213,34 @@ pub(crate) fn described_fixes(events: &[&Event], fixes: &[FailureFix]) -> Vec<St
             }
             continue;
         }
-        for sentence in super::signals::prose(&without_links(&m.text)) {
+        let sentences = super::signals::prose(&without_links(&m.text));
+        for (i, sentence) in sentences.iter().enumerate() {
             let sentence = sentence.replace('\u{2019}', "'");
             let spans = sentence.split('`').skip(1).step_by(2).count();
+            // The fix the agent asks the user to run ("That's a system
+            // package:" and the command in a code block).
+            let asked = asked_to_run(&m.text, &sentence);
             let says = FAILED.is_match(&sentence)
                 && spans >= 1
-                && FIXED.is_match(&sentence)
+                && (FIXED.is_match(&sentence) || asked.is_some())
                 && !NARRATION.is_match(&sentence);
             let known = quotes_a_fix(&sentence, fixes);
-            let line = one_line(&sentence, 199);
+            let line = match (
+                sentences.get(i + 1).filter(|n| WORKING_ONE.is_match(n)),
+                asked,
+            ) {
+                // (The cause is cut before its "because": the command
+                // that works is the point.)
+                (Some(next), _) => {
+                    let failure = sentence.split(" because ").next().unwrap_or(&sentence);
+                    format!("{}. {next}", one_line(failure.trim_end_matches('.'), 119))
+                }
+                (None, Some(command)) => {
+                    format!("{} → `{command}`", sentence.trim_end_matches(['.', ':']))
+                }
+                (None, None) => sentence.clone(),
+            };
+            let line = one_line(&line, 199);
             if says && !known && !poison::is_dangerous(&line) && !out.contains(&line) {
                 out.push(line);
             }
@@ -226,6 +250,30 @@ pub(crate) fn described_fixes(events: &[&Event], fixes: &[FailureFix]) -> Vec<St
         }
     }
     out
+}
+
+/// The one command of the code block that follows `sentence` in `text`,
+/// when the words between ask for it to be run or installed ("so you'll
+/// have to run it:", "That's a system package:").
+fn asked_to_run(text: &str, sentence: &str) -> Option<String> {
+    static ASKS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:run|install|execute)\b|system package").expect("valid regex")
+    });
+    const MAX_BETWEEN: usize = 200;
+    let lead: String = sentence.chars().take(40).collect();
+    let after = text.find(&lead)? + lead.len();
+    let fence = after + text[after..].find("```")?;
+    let between = &text[after..fence];
+    let between = &between[between.len().saturating_sub(MAX_BETWEEN)..];
+    if fence - after > sentence.len() + MAX_BETWEEN || !ASKS.is_match(between) {
+        return None;
+    }
+    let body = text[fence + 3..].split_once('\n')?.1;
+    let body = &body[..body.find("```")?];
+    let mut lines = body.lines().map(str::trim).filter(|l| !l.is_empty());
+    let command = lines.next()?.trim_start_matches("$ ");
+    (lines.next().is_none() && command.len() <= 120 && !command.contains('`'))
+        .then(|| command.to_string())
 }
 
 /// Whether `text` quotes the failed command of a fix the commands already
@@ -1074,6 +1122,40 @@ mod tests {
             [
                 "Plain `sbt test` died with `java.lang.OutOfMemoryError: Metaspace`; setting `SBT_OPTS=\"-Xmx4G\"` and re-running fixed it.",
                 "Hatch couldn't find Python 3.12 at first; `hatch python install 3.12` fixed the env."
+            ]
+        );
+    }
+
+    #[test]
+    fn fixes_asked_of_the_user_and_the_invocation_that_works() {
+        let say = |text: &str| {
+            Event::Message(crate::sources::Message {
+                role: Role::Assistant,
+                text: text.into(),
+                phase: None,
+                at: None,
+                line: 1,
+                citation: None,
+            })
+        };
+        let events = [
+            say(
+                "`terraform init` can't get credentials: the SSO token of profile `np-staging` has expired. That needs a browser, so you'll have to run it:\n\n```\naws sso login --profile np-staging\n```\n",
+            ),
+            say(
+                "Worker: `celery -A shop` fails (\"no attribute 'celery'\") because the app object lives in `shop/celery_app.py`. The working invocation is `uv run celery -A shop.celery_app worker`.",
+            ),
+            // A code block that is no command to run, after a failure.
+            say(
+                "`pytest` failed on the fixture. Here is the traceback:\n\n```\nE   KeyError: 'id'\nE   at conftest.py:12\n```\n",
+            ),
+        ];
+        let refs: Vec<&Event> = events.iter().collect();
+        assert_eq!(
+            described_fixes(&refs, &[]),
+            [
+                "`terraform init` can't get credentials: the SSO token of profile `np-staging` has expired → `aws sso login --profile np-staging`",
+                "Worker: `celery -A shop` fails (\"no attribute 'celery'\"). The working invocation is `uv run celery -A shop.celery_app worker`.",
             ]
         );
     }

@@ -919,9 +919,9 @@ fn port_subjects(text: &str) -> Vec<String> {
         Regex::new(r"(?i)\b((?:(?:dev|staging|prod|test|local|main|admin|public) )?[a-z][\w-]*)\s+(?:(?:now\s+)?(?:runs\s+|is\s+(?:up\s+)?|comes\s+up\s+|listens\s+|lives\s+|serves\s+|sits\s+|starts\s+)?on|(?:is\s+up|runs|listens|serves)\s+at|now\s+on|(?:moved|switched|changed|went)\s+to|is\s+now\s+on)\s+(?:port\s+)?(?:https?://)?(?:localhost|127\.0\.0\.1)?:?\d{4,5}\b")
             .expect("valid regex")
     });
-    // "moved the dev server to port 4050".
+    // "moved the dev server to port 4050", "remapped redis in compose to 6380".
     static MOVED_PORT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:mov(?:ed|ing)|switch(?:ed|ing)|chang(?:ed|ing))\s+(?:the\s+)?((?:dev\s+)?[a-z][\w-]*(?:\s+server)?)\s+to\s+(?:port\s+)?:?\d{4,5}\b")
+        Regex::new(r"(?i)\b(?:mov(?:ed|ing)|switch(?:ed|ing)|chang(?:ed|ing)|remapp(?:ed|ing)|rebound)\s+(?:the\s+)?((?:dev\s+)?[a-z][\w-]*(?:\s+server)?)(?:\s+(?:in|on)\s+[\w.-]+)?\s+to\s+(?:port\s+)?:?\d{4,5}\b")
             .expect("valid regex")
     });
     NAMED_PORT
@@ -1422,6 +1422,10 @@ mod tests {
         assert_eq!(
             fact_subjects("moved the dev server to port 4050 — update config"),
             ["port of dev server"]
+        );
+        assert_eq!(
+            fact_subjects("heads up, i remapped redis in docker-compose to 6380"),
+            fact_subjects("Redis is on 6379 and is the Celery broker (`LDG_CELERY_BROKER_URL`).")
         );
         // "Server is up at …" and "Dev server runs on … now": one server.
         assert_eq!(

@@ -62,6 +62,10 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|`?\b[A-Z][A-Z0-9_]*_`?[\s-]+prefix(?:ed)?\b",
         r"|\bpinned to (?:port )?:?\d{4,5}\b|\bis the (?:single )?source of truth\b",
         r"|\bmaps (?:it |them )?to (?:port |host port )?:?\d{4,5}\b|\bpinned to v?\d+\.\d+(?:\.\d+)? in \.?[\w.-]+",
+        // "i remapped redis in docker-compose to 6380"; "builds need **JDK 17**".
+        r"|\b(?:remapped|rebound|moved|switched)\s+(?:the\s+)?[a-z][\w-]*(?:\s+(?:in|on)\s+[\w.-]+)?\s+to\s+(?:port\s+)?:?\d{4,5}\b",
+        r"|^(?:terraform\s+)?state:\s+(?:s3|gcs|azure)\s+(?:bucket|container)\s+`?[\w.-]+",
+        r"|\b(?:needs?|requires?)\s+(?:jdk|java|node|python|ruby|go|rust|php|dotnet|flutter|dart|gradle|xcode|elixir|erlang)\s+v?\d+(?:\.\d+)*\b",
         r"|\bthe (?:emulator|simulator|device|avd|board|test device|phone) is `?[\w-]*\d[\w-]*",
         r"|\b(?:config|configuration|settings|secrets|env vars?) (?:comes? in|is passed|are passed|gets? passed|goes in) (?:via|through|with)\b",
         r"|\b(?:bucket|cluster|namespace|registry|queue|topic|database|db|schema|account|profile|context|region|tenant|project id)\s+(?:is|=)\s+`?[a-z0-9][\w.-]*[-_.][\w.-]+",
@@ -133,6 +137,8 @@ pub(super) const VERSION_PINS: &[(&str, Option<&str>)] = &[
     (".tool-versions", None),
     (".java-version", Some("java")),
     ("rust-toolchain", Some("rust")),
+    ("rust-toolchain.toml", Some("rust")),
+    (".fvmrc", Some("flutter")),
 ];
 
 /// What the agent says about itself or proposes, not about the project.
@@ -360,6 +366,7 @@ fn tool_version(run: &ShellRun) -> Option<String> {
     if !asks {
         return None;
     }
+    let reads_pin = words.first() == Some(&"cat");
     let first = run.output.lines().map(str::trim).find(|l| {
         !l.is_empty()
             && !l.starts_with("Chunk ID")
@@ -367,13 +374,27 @@ fn tool_version(run: &ShellRun) -> Option<String> {
             && !l.starts_with("Process exited")
             && !l.starts_with("Original token")
             && *l != "Output:"
+            // A JSON or TOML pin file (`.fvmrc`): the line with the version.
+            && (!reads_pin || l.chars().any(|c| c.is_ascii_digit()))
     })?;
+    let first = pinned_entry(first).unwrap_or_else(|| first.to_string());
+    let first = first.as_str();
     (first.chars().any(|c| c.is_ascii_digit()) && first.len() <= 80).then(|| {
         match glued_version(first) {
             Some(version) => format!("`{command}` reports {first} ({version})"),
             None => format!("`{command}` reports {first}"),
         }
     })
+}
+
+/// `"flutter": "3.24.5"` (a JSON pin file's entry) as `flutter 3.24.5`;
+/// `channel = "1.82.0"` (TOML) as `channel 1.82.0`.
+fn pinned_entry(line: &str) -> Option<String> {
+    static ENTRY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"^"?([\w-]+)"?\s*[:=]\s*"(v?\d[\w.+-]*)",?$"#).expect("valid regex")
+    });
+    let c = ENTRY.captures(line)?;
+    Some(format!("{} {}", &c[1], &c[2]))
 }
 
 /// The version in `go version go1.23.4 linux/amd64` when it is glued to
@@ -963,6 +984,7 @@ mod tests {
                     "config comes from config/tollgate.toml plus TOLLGATE__ env overrides (double underscore as separator).",
                     "user config is ~/.config/tidectl/config.toml (XDG), profiles as tables.",
                     "right — pihole runs as a podman container on edge01, not on the NAS anymore.",
+                    "heads up, i remapped redis in docker-compose to 6380.",
                 ]
             ),
             [
@@ -973,6 +995,7 @@ mod tests {
                 "config comes from config/tollgate.toml plus TOLLGATE__ env overrides (double underscore as separator).",
                 "user config is ~/.config/tidectl/config.toml (XDG), profiles as tables.",
                 "right — pihole runs as a podman container on edge01, not on the NAS anymore.",
+                "heads up, i remapped redis in docker-compose to 6380.",
             ]
         );
     }
@@ -1004,6 +1027,12 @@ mod tests {
                 0,
                 "go version go1.23.4 linux/amd64\n",
             ),
+            call(
+                "exec_command",
+                "cat .fvmrc && fvm install",
+                0,
+                "{\n  \"flutter\": \"3.24.5\"\n}\nFlutter SDK: SDK Version : 3.24.5 is already installed.\n",
+            ),
         ];
         assert_eq!(
             facts(
@@ -1014,6 +1043,7 @@ mod tests {
                 "`sdk current java` reports Using java version 17.0.12-tem",
                 "`cat .nvmrc` reports 22.11.0",
                 "`go version` reports go version go1.23.4 linux/amd64 (1.23.4)",
+                "`cat .fvmrc` reports flutter 3.24.5",
                 "raw clicks land in /mnt/lake/raw/clicks since the storage move",
             ]
         );
@@ -1042,7 +1072,7 @@ mod tests {
             ),
             Event::Message(crate::sources::Message {
                 role: Role::Assistant,
-                text: "Done. Note that `lib/ledger_web/schema.ex` is generated from the GraphQL schema. I could also add caching on port 6379. If the sessions folder is moved/renamed, you get a prompt. Rescans are manual/scheduled.".into(),
+                text: "Done. Note that `lib/ledger_web/schema.ex` is generated from the GraphQL schema. I could also add caching on port 6379. If the sessions folder is moved/renamed, you get a prompt. Rescans are manual/scheduled.\n\nSetup notes:\n- Builds need **JDK 17**: `JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64`.\n- State: S3 bucket `np-tfstate-euw1` (eu-west-1), key `staging/terraform.tfstate`.".into(),
                 phase: None,
                 at: None,
                 line: 1,
@@ -1056,6 +1086,8 @@ mod tests {
                 "`./gradlew bootRun` serves on localhost:8085",
                 "environment variables use the `LEDGER_` prefix (e.g. `LEDGER_DB`)",
                 "Note that `lib/ledger_web/schema.ex` is generated from the GraphQL schema.",
+                "Builds need JDK 17: `JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64`.",
+                "State: S3 bucket `np-tfstate-euw1` (eu-west-1), key `staging/terraform.tfstate`.",
             ]
         );
     }

@@ -264,14 +264,16 @@ pub(super) fn timeout_wrapper_len<S: AsRef<str>>(words: &[S]) -> usize {
 }
 
 /// The words of a command without the runner that only starts it in an
-/// environment (`poetry run`, `uv run`, `bundle exec`, `npx`, `pnpm exec`):
-/// `poetry run airflow dags test` is `airflow dags test`.
+/// environment (`poetry run`, `uv run`, `bundle exec`, `npx`, `pnpm exec`,
+/// a version manager's `fvm flutter`): `poetry run airflow dags test` is
+/// `airflow dags test`.
 pub(super) fn without_runner(mut words: Vec<String>) -> Vec<String> {
     let first = words.first().map(|w| program_name(w)).unwrap_or_default();
     let second = words.get(1).map(String::as_str).unwrap_or("");
     let skip = match (first.as_str(), second) {
         ("uv" | "poetry" | "pipenv" | "hatch" | "pdm" | "rye", "run") => 2,
-        ("bundle" | "pnpm" | "yarn" | "npm" | "mise", "exec") => 2,
+        ("bundle" | "pnpm" | "yarn" | "npm" | "mise" | "rbenv" | "pyenv" | "nodenv", "exec") => 2,
+        ("fvm" | "puro", "flutter" | "dart") => 1,
         ("npx" | "bunx" | "pnpx", _) => 1,
         _ => 0,
     };
@@ -534,6 +536,24 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
             };
             purpose_from_name(&target)
         }
+        "flutter" | "dart" => match sub.as_str() {
+            "test" => Some(Purpose::Tests),
+            "analyze" => Some(Purpose::Lint),
+            "format" => Some(Purpose::Format),
+            "build" => Some(Purpose::Build),
+            // `dart run build_runner build` generates code; it runs no app.
+            "run" => (program == "flutter").then_some(Purpose::Run),
+            "pub" => {
+                (first_operand(&after_sub()).as_deref() == Some("get")).then_some(Purpose::Install)
+            }
+            _ => None,
+        },
+        // A version manager running the SDK it pinned: `fvm flutter test`.
+        "fvm" | "puro" => match sub.as_str() {
+            "flutter" | "dart" => classify(rest),
+            "install" => Some(Purpose::Install),
+            _ => None,
+        },
         "npx" | "bunx" => {
             let inner: Vec<String> = rest
                 .iter()
@@ -872,6 +892,18 @@ mod tests {
             words("airflow dags test x")
         );
         assert_eq!(classify(&words("make")), Some(Purpose::Build));
+        assert_eq!(classify(&words("fvm flutter test")), Some(Purpose::Tests));
+        assert_eq!(classify(&words("flutter analyze")), Some(Purpose::Lint));
+        assert_eq!(classify(&words("fvm dart format .")), Some(Purpose::Format));
+        assert_eq!(
+            classify(&words("fvm flutter pub get")),
+            Some(Purpose::Install)
+        );
+        assert_eq!(classify(&words("dart run build_runner build")), None);
+        assert_eq!(
+            without_runner(words("fvm flutter build apk")),
+            words("flutter build apk")
+        );
         assert_eq!(
             classify(&words("npx tsc --noEmit")),
             Some(Purpose::Typecheck)

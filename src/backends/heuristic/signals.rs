@@ -290,7 +290,7 @@ static EVERY_THING: LazyLock<Regex> = LazyLock::new(|| {
 /// A sentence that only says where the rule before it holds: "not here,
 /// not in any of my repos", "same in all my projects", "everywhere".
 static SCOPE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:and\s+)?not here,?\s+)?(?:and\s+)?(?:not )?(?:in|for|across) (?:any|all|every)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)[.!]*$|^(?:same|likewise) (?:in|for|across) (?:all|every) (?:my |our )?(?:repos?|projects?)[.!]*$|^everywhere[.!]*$|^(?:not )?ever[.!]*$|^(?:period|full stop|no exceptions)[.!]*$|^anywhere in this (?:repo|repository|project|codebase)[.!]*$|^(?:that|this|it) goes for (?:the whole|all|every|any) \w+.*$|^(?:that'?s|thats|this is|it'?s) (?:for|about) (?:all|every|any) \w+(?:,? not just (?:the )?[\w.-]+)?[.!]*$|^(?:not (?:here|in this file|just here),?\s+)?(?:and\s+)?not anywhere(?: else)?(?: in (?:this|the|our) \w+)?[.!]*$")
+    Regex::new(r"(?i)^(?:(?:and\s+)?not here,?\s+)?(?:and\s+)?(?:not )?(?:in|for|across) (?:any|all|every)(?: of)?(?: my| our)? (?:repos?|repositories|projects?|codebases?)[.!]*$|^(?:same|likewise) (?:in|for|across) (?:all|every) (?:my |our )?(?:repos?|projects?)[.!]*$|^everywhere[.!]*$|^(?:not )?ever[.!]*$|^(?:period|full stop|no exceptions)[.!]*$|^anywhere in this (?:repo|repository|project|codebase)[.!]*$|^(?:that|this|it) goes for (?:the whole|all|every|any) \w+.*$|^(?:that'?s|thats|this is|it'?s) (?:for|about) (?:all|every|any) (?:(?:of )?(?:my|our) )?\w+(?:,? not just (?:the |this )?[\w.-]+)?(?:[.!]*$|\s+[-—–]\s+.+$)|^(?:that'?s|thats|this is|it'?s) the (?:rule|convention|policy|way) (?:for|in|across) (?:all|every|any) (?:(?:of )?(?:my|our) )?(?:repos?|repositories|projects?|codebases?)(?: of mine)?[.!]*$|^(?:not (?:here|in this file|just here),?\s+)?(?:and\s+)?not anywhere(?: else)?(?: in (?:this|the|our) \w+)?[.!]*$")
         .expect("valid regex")
 });
 
@@ -526,7 +526,7 @@ pub(crate) fn around_last_dash(s: &str) -> Option<(&str, &str)> {
 
 /// What to do instead, said right after a prohibition.
 static INSTEAD_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:instead,?\s+|rather,?\s+)?(?:use|inject|call|prefer|go through|pattern match|wrap|rely on|map (?:it |them )?(?:to|into)|convert (?:it |them )?to)\b[^.]*(?:`|\(\)|(?-i:\b[A-Z][a-z]+[A-Z]\w*)|\bthe [\w.-]+ (?:module|library|package|crate|gem|helper|wrapper)\b|\binstead\b)")
+    Regex::new(r"(?i)^(?:instead,?\s+|rather,?\s+)?(?:use|inject|call|prefer|go through|pattern match|wrap|rely on|map (?:it |them )?(?:to|into)|convert (?:it |them )?to)\b[^.]*(?:`|\(\)|(?-i:\b[A-Z][a-z]+[A-Z]\w*)|(?-i:\b[a-z_]+\.[a-z_]{3,}\b)|\bthe [\w.-]+ (?:module|library|package|crate|gem|helper|wrapper)\b|\binstead\b)")
         .expect("valid regex")
 });
 
@@ -543,6 +543,20 @@ static COMMAND_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// "no partial functions in rivet at all": a thing ruled out everywhere.
+/// "no print() — use the logger from lib/core/log.dart": a thing ruled
+/// out, then what to use instead.
+static NO_THEN_USE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^no\s+[^—–.?!]{2,40}?\s+[—–-]+\s+(?:use|go through|call|prefer)\s+\S+")
+        .expect("valid regex")
+});
+
+/// "if the transaction rolls back the worker gets a stale pk": why a rule
+/// holds, said between the rule and what to do instead.
+static REASON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:if|because|since|otherwise|or else|that way|it|they|this)\b[^?]*$")
+        .expect("valid regex")
+});
+
 static NO_AT_ALL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?:^|[,;]\s+)no [^.?!]{2,60}?\b(?:at all|anywhere|ever|whatsoever)\b")
         .expect("valid regex")
@@ -861,8 +875,14 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
         }
         // "Please never use DateTime.Now. Inject TimeProvider and use
         // GetUtcNow()": what to do instead goes with the prohibition.
+        // (A reason may come between: "never call .delay() from save(). if
+        // the transaction rolls back … . wrap enqueues in transaction.on_commit".)
+        let after_reason = n >= 2
+            && last_rule == Some(n - 2)
+            && !sentences[n - 1].opening
+            && REASON.is_match(sentences[n - 1].text.trim());
         if let Some(last) = out.last_mut()
-            && last_rule == Some(n.wrapping_sub(1))
+            && (last_rule == Some(n.wrapping_sub(1)) || after_reason)
             && !s.opening
             && PROHIBITS.is_match(&last.statement)
             && (INSTEAD_IMPERATIVE.is_match(s.text.trim())
@@ -1466,6 +1486,15 @@ fn strip_list_marker(line: &str) -> &str {
     l.trim()
 }
 
+/// A sentence without the `1) ` that numbers it inside a line.
+fn strip_inline_number(s: &str) -> &str {
+    let digits = s.chars().take_while(char::is_ascii_digit).count();
+    match s[digits..].strip_prefix(") ") {
+        Some(rest) if (1..3).contains(&digits) => rest.trim_start(),
+        _ => s,
+    }
+}
+
 /// The semicolon clauses of a long sentence (outside `code` and
 /// parentheses), each a statement of its own, when there are three or more
 /// (two are one thought: "X failed because …; after Y it works", and give
@@ -1583,7 +1612,9 @@ fn split_sentences(line: &str) -> Vec<String> {
 }
 
 fn push_sentence(cur: &mut String, out: &mut Vec<String>) {
-    let s = cur.trim();
+    // "hold on. 1) never pip anything … 2) dont put …": a numbered item
+    // inside a line starts a sentence of its own, without its number.
+    let s = strip_inline_number(cur.trim());
     let parts = if s.len() > MAX_WHOLE_SENTENCE {
         clauses(s)
     } else {
@@ -1738,7 +1769,7 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
         let next = m[n.end()..].split_whitespace().next().unwrap_or("");
         !matches!(next, "it" | "that" | "this" | "them" | "those")
     });
-    if NOT_HERE.is_match(&m) || NO_AT_ALL.is_match(&m) || no_in_kind {
+    if NOT_HERE.is_match(&m) || NO_AT_ALL.is_match(&m) || no_in_kind || NO_THEN_USE.is_match(&m) {
         return Some((Kind::Never, s.to_string()));
     }
     // "again, every error response is RFC 9457 problem details, I said that
@@ -2468,12 +2499,54 @@ mod tests {
     }
 
     #[test]
+    fn a_thing_ruled_out_and_what_to_use_instead() {
+        assert_eq!(
+            statements(&[
+                "no print() — use the logger from lib/core/log.dart (log.d / log.i). and call the widget TideThresholdSlider like i said"
+            ]),
+            ["no print() — use the logger from lib/core/log.dart (log.d / log.i)."]
+        );
+        // A reason may come between the rule and what to do instead.
+        assert_eq!(
+            statements(&[
+                "no — never call .delay() from save() or from signals. if the transaction rolls back the worker gets a pk that doesnt exist. wrap enqueues in transaction.on_commit. and honestly this should be a periodic sweep, not a save hook"
+            ]),
+            [
+                "never call .delay() from save() or from signals. wrap enqueues in transaction.on_commit."
+            ]
+        );
+        assert!(statements(&["no, the other file — use parser.rs"]).is_empty());
+        assert!(statements(&["no worries — use whatever you like"]).is_empty());
+    }
+
+    #[test]
     fn a_scope_after_a_sentence_makes_it_a_rule() {
         let found = statements(&[
             "no unwrap() outside tests. that goes for the whole crate, not just this fn: `?` or expect(\"reason\").",
         ]);
         assert_eq!(found.len(), 1);
         assert!(found[0].starts_with("no unwrap() outside tests — that goes for the whole crate"));
+        // The scope said after the rule joins it, with what it adds.
+        let found = statements(&[
+            "no sudo. ever. thats for all my repos, not just this one - if something needs root just tell me the command and i'll run it.",
+        ]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("for all my repos"), "{found:?}");
+        let found = statements(&["never force-push main. thats the rule for every repo of mine"]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("never force-push main — thats the rule"),
+            "{found:?}"
+        );
+        // Numbered corrections in one message: each item on its own.
+        let found = statements(&[
+            "hold on. 1) never pip anything in here, not even uv pip — deps go through `uv add` so pyproject and uv.lock stay in sync. 2) dont put the filtering logic in the view. business logic lives in the services modules, views only parse input and call a service. 3) the field is net_amount_minor, like the spec says",
+        ]);
+        assert!(found.iter().any(|f| f.contains("`uv add`")), "{found:?}");
+        assert!(
+            !found.iter().any(|f| f.contains("net_amount_minor")),
+            "{found:?}"
+        );
     }
 
     #[test]
