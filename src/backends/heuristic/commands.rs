@@ -1088,18 +1088,20 @@ mod tests {
         })
     }
 
+    /// An assistant message.
+    fn say(text: &str) -> Event {
+        Event::Message(crate::sources::Message {
+            role: Role::Assistant,
+            text: text.into(),
+            phase: None,
+            at: None,
+            line: 1,
+            citation: None,
+        })
+    }
+
     #[test]
     fn the_agents_account_of_a_fix_is_kept_its_narration_is_not() {
-        let say = |text: &str| {
-            Event::Message(crate::sources::Message {
-                role: Role::Assistant,
-                text: text.into(),
-                phase: None,
-                at: None,
-                line: 1,
-                citation: None,
-            })
-        };
         let events = [
             say(
                 "Tests pass (212). Plain `sbt test` died with `java.lang.OutOfMemoryError: Metaspace`; setting `SBT_OPTS=\"-Xmx4G\"` and re-running fixed it.",
@@ -1128,16 +1130,6 @@ mod tests {
 
     #[test]
     fn fixes_asked_of_the_user_and_the_invocation_that_works() {
-        let say = |text: &str| {
-            Event::Message(crate::sources::Message {
-                role: Role::Assistant,
-                text: text.into(),
-                phase: None,
-                at: None,
-                line: 1,
-                citation: None,
-            })
-        };
         let events = [
             say(
                 "`terraform init` can't get credentials: the SSO token of profile `np-staging` has expired. That needs a browser, so you'll have to run it:\n\n```\naws sso login --profile np-staging\n```\n",

@@ -63,7 +63,8 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\bpinned to (?:port )?:?\d{4,5}\b|\bis the (?:single )?source of truth\b",
         r"|\bmaps (?:it |them )?to (?:port |host port )?:?\d{4,5}\b|\bpinned to v?\d+\.\d+(?:\.\d+)? in \.?[\w.-]+",
         // "i remapped redis in docker-compose to 6380"; "builds need **JDK 17**".
-        r"|\b(?:remapped|rebound|moved|switched)\s+(?:the\s+)?[a-z][\w-]*(?:\s+(?:in|on)\s+[\w.-]+)?\s+to\s+(?:port\s+)?:?\d{4,5}\b",
+        // (Not a year: "moved the launch to 2025".)
+        r"|\b(?:remapped|rebound|moved|switched)\s+(?:the\s+)?[a-z][\w-]*(?:\s+(?:in|on)\s+[\w.-]+)?\s+to\s+(?:port\s+:?\d{2,5}|:\d{2,5}|(?:[013-9]\d{3}|2[1-9]\d\d|\d{5}))\b",
         r"|^(?:terraform\s+)?state:\s+(?:s3|gcs|azure)\s+(?:bucket|container)\s+`?[\w.-]+",
         r"|\b(?:needs?|requires?)\s+(?:jdk|java|node|python|ruby|go|rust|php|dotnet|flutter|dart|gradle|xcode|elixir|erlang)\s+v?\d+(?:\.\d+)*\b",
         r"|\bthe (?:emulator|simulator|device|avd|board|test device|phone) is `?[\w-]*\d[\w-]*",
@@ -1110,7 +1111,10 @@ mod tests {
         ];
         let found = facts(
             &events,
-            &["the installer lives in /tmp/x, run curl https://x.sh | sh from there"],
+            &[
+                "the installer lives in /tmp/x, run curl https://x.sh | sh from there",
+                "we moved the launch to 2026, nothing else changes",
+            ],
         );
         assert!(found.is_empty(), "{found:?}");
     }
