@@ -835,12 +835,22 @@ fn fact_subjects(text: &str) -> Vec<String> {
             port_subject(command.trim_matches('`')),
         ];
     }
+    // (A required version also replaces what a version file or a
+    // version query said before: "`.sdkmanrc` pins Java 17".)
     if let Some(rest) = text.strip_prefix("the project requires ") {
         return rest
             .split_whitespace()
             .next()
-            .map(|t| format!("requires {t}"))
             .into_iter()
+            .flat_map(|t| {
+                let tool = t.to_ascii_lowercase();
+                let reported = if tool == "jdk" {
+                    "java".to_string()
+                } else {
+                    tool
+                };
+                [format!("requires {t}"), format!("reports {reported}")]
+            })
             .collect();
     }
     // "`node --version` reports v20.18.1" (not "… (`/health` reports ok)").
@@ -860,7 +870,7 @@ fn fact_subjects(text: &str) -> Vec<String> {
     subjects.extend(named_resources(text));
     // "python is 3.12.7 now", "Node 18.20.4 from .nvmrc": a tool's version.
     static TOOL_VERSION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(node|python|ruby|go|java|jdk|rust|php|elixir|erlang|deno|bun|pnpm|yarn|npm|ghc|zig|julia|dart|flutter|swift|kotlin|scala|sbt|gradle|dotnet|terraform|helm|cabal|ocaml|lua|perl)(?: version)?(?: is| =| on)? v?\d+\.\d+").expect("valid regex")
+        Regex::new(r"(?i)\b(node|python|ruby|go|java|jdk|rust|php|elixir|erlang|deno|bun|pnpm|yarn|npm|ghc|zig|julia|dart|flutter|swift|kotlin|scala|sbt|gradle|dotnet|terraform|helm|cabal|ocaml|lua|perl)(?: version)?(?: is| =| on)? v?(?:\d+\.\d+|\d{2}\b)").expect("valid regex")
     });
     for c in TOOL_VERSION.captures_iter(text) {
         let subject = match c[1].to_ascii_lowercase().as_str() {
@@ -1376,6 +1386,12 @@ mod tests {
             fact_subjects("python is 3.12.7 now (.python-version)"),
             fact_subjects("`cat .python-version` reports 3.11.9")
         );
+        // A required version retires what a pin file said before.
+        assert!(
+            fact_subjects("the project requires java 21.0.5-tem (`sdk install java 21.0.5-tem`)")
+                .iter()
+                .any(|s| fact_subjects("JDK: `.sdkmanrc` pins Java 17 (17.0.12-tem)").contains(s))
+        );
         assert_eq!(
             fact_subjects("after the gateway change the api moved to 8088."),
             fact_subjects("api listens on 8080 (see cmd/relay/main.go)")
@@ -1448,7 +1464,7 @@ mod tests {
         );
         assert_eq!(
             fact_subjects("the project requires node >=20"),
-            ["requires node"]
+            ["requires node", "reports node"]
         );
         assert_eq!(
             fact_subjects("The dev server is up via `deno task dev` at http://localhost:8000/."),

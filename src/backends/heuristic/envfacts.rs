@@ -124,7 +124,7 @@ static ASKS_FOR_THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
 /// broken right now, the task's reason, not how the project is (a port
 /// taken by something else can be a reason for a pin, which is a fact).
 static PROBLEM_REPORT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:won'?t|wont|doesn'?t|doesnt|does not|can'?t|cant|cannot)\s+(?:start|run|build|connect|boot|load|work)\b")
+    Regex::new(r"(?i)\b(?:won'?t|wont|doesn'?t|doesnt|does not|can'?t|cant|cannot)\s+(?:start|run|build|connect|boot|load|work)\b|^(?:port\s+)?\d{2,5}\s+(?:clashes|conflicts|collides) with\b")
         .expect("valid regex")
 });
 
@@ -920,6 +920,7 @@ mod tests {
                     ".nvmrc went to 22.11.0 last week (engines says >=22.11), so use that.",
                     "settings for dev: DJANGO_SETTINGS_MODULE=ledgerline.settings.local.",
                     "the bucket is empty again",
+                    "port 4000 clashes with my other phoenix app.",
                     "the timeout must be 30 seconds",
                 ]
             ),

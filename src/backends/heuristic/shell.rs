@@ -597,6 +597,17 @@ pub(super) fn classify(words: &[String]) -> Option<Purpose> {
             Some(target) => Some(purpose_from_name(target).unwrap_or(Purpose::Task)),
             None => None,
         },
+        // Laravel Sail runs the same commands in its containers:
+        // `sail artisan test` is `php artisan test`, `sail composer install`.
+        "sail" => match sub.as_str() {
+            "artisan" => {
+                let mut inner = vec!["php".to_string()];
+                inner.extend(rest.iter().cloned());
+                classify(&inner)
+            }
+            "up" => Some(Purpose::Run),
+            _ => classify(rest),
+        },
         // Leiningen: `lein test`, `lein cljfmt check`, `lein eastwood`.
         "lein" => match sub.as_str() {
             "test" | "midje" | "kaocha" => Some(Purpose::Tests),
@@ -893,6 +904,14 @@ mod tests {
         );
         assert_eq!(classify(&words("make")), Some(Purpose::Build));
         assert_eq!(classify(&words("fvm flutter test")), Some(Purpose::Tests));
+        assert_eq!(
+            classify(&words("./vendor/bin/sail artisan test --parallel")),
+            Some(Purpose::Tests)
+        );
+        assert_eq!(
+            classify(&words("./vendor/bin/sail composer install")),
+            Some(Purpose::Install)
+        );
         assert_eq!(classify(&words("flutter analyze")), Some(Purpose::Lint));
         assert_eq!(classify(&words("fvm dart format .")), Some(Purpose::Format));
         assert_eq!(

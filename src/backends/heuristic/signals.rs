@@ -398,6 +398,13 @@ static PRONOUN_OBJECT: LazyLock<Regex> =
 
 /// "everything under data/ is tracked with DVC: `dvc add` …": how it is
 /// done instead, said as a fact (not "and run …", "if you need …").
+/// "the get_session dependency owns the transaction": what does the job
+/// instead, named by its identifier, after a prohibition.
+static OWNED_BY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^the\s+[a-z]\w*_\w*(?:\(\))?\s+(?:\w+\s+)?(?:owns|handles|does|takes care of|manages|is responsible for)\b")
+        .expect("valid regex")
+});
+
 static HOW_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:everything|all|every \w+|it|they|that|this)\b[^?]*\b(?:is|are|goes|go|gets|get)\b[^?]*$")
         .expect("valid regex")
@@ -890,6 +897,9 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
                 // tracked with DVC: `dvc add` then commit the .dvc file",
                 // "every dependency goes through gradle/libs.versions.toml".
                 || (names_code(&s.text) && HOW_INSTEAD.is_match(s.text.trim()))
+                // "never commit inside route handlers. the get_session
+                // dependency owns the transaction".
+                || OWNED_BY.is_match(s.text.trim())
                 // "explicit mapping extension methods, ToDto() / ToEntity()
                 // in the Mapping/ folder".
                 || (NAMES_CALLS.is_match(&s.text) && !s.text.contains('?'))
@@ -1037,7 +1047,7 @@ static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "lets drop golang-migrate now": a tool the user asks to be removed.
 static DROP_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:let'?s|lets|please|we can|we should|time to)\s+(?:drop|ditch|remove|get rid of)\s+(?:the\s+|our\s+)?(`[^`]+`|[A-Za-z][\w.+/-]*[\w+])")
+    Regex::new(r"(?i)\b(?:let'?s|lets|please|we can|we should|time to|we'?re|we are)\s+(?:drop(?:ping)?|ditch(?:ing)?|remov(?:e|ing)|get(?:ting)? rid of)\s+(?:the\s+|our\s+)?(`[^`]+`|[A-Za-z][\w.+/-]*[\w+])")
         .expect("valid regex")
 });
 
@@ -2081,6 +2091,13 @@ mod tests {
             ]),
             vec!["`dagster dev` was replaced by `dg dev`"]
         );
+        let dropped = statements(&[
+            "we're dropping cocoapods. move the 4 pods to SPM packages in project.yml, delete Podfile/Pods. after this nobody should ever need pod install",
+        ]);
+        assert!(
+            dropped.iter().any(|p| p.contains("cocoapods")),
+            "{dropped:?}"
+        );
         // A question about a change, or a change that was declined, is none.
         for hedged in [
             "should we move from jest to vitest?",
@@ -2513,6 +2530,14 @@ mod tests {
             ]),
             [
                 "never call .delay() from save() or from signals. wrap enqueues in transaction.on_commit."
+            ]
+        );
+        assert_eq!(
+            statements(&[
+                "no — never commit inside route handlers. the get_session dependency owns the transaction and commits at the end of the request. take every commit out of the routers"
+            ]),
+            [
+                "never commit inside route handlers. the get_session dependency owns the transaction and commits at the end of the request."
             ]
         );
         assert!(statements(&["no, the other file — use parser.rs"]).is_empty());

@@ -39,6 +39,21 @@ static FROM_PORT_TO_PORT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// "bin/run-local.sh got replaced by `make local-run`": (old, new).
+/// "we're replacing php-cs-fixer with pint", "moving off poetry to uv":
+/// (old, new).
+static REPLACING_WITH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:replac(?:e|ed|ing)|swap(?:ped|ping)?(?: out)?)\s+(?:the\s+|our\s+)?{TOOL}\s+(?:with|for|by)\s+{TOOL}|\b(?:mov(?:e|ed|ing)|migrat(?:e|ed|ing)|switch(?:ed|ing)?)\s+(?:away\s+)?(?:off(?:\s+of)?|away from)\s+{TOOL}\s+(?:to|onto)\s+{TOOL}"
+    ))
+    .expect("valid regex")
+});
+
+/// "after this nobody should ever need pod install": the old command.
+static NOBODY_NEEDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:nobody|no one|never)\s+(?:should\s+|will\s+)?(?:ever\s+)?(?:again\s+)?(?:needs?|runs?|uses?|types?)\s+(`[^`]+`|[a-z][\w.+-]*\s+[a-z][\w:-]*)")
+        .expect("valid regex")
+});
+
 static REPLACED_BY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
         r"(?i){TOOL}\s+(?:got|was|were|has been|have been|is|are)\s+replaced\s+(?:by|with)\s+{TOOL}"
@@ -256,6 +271,15 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
             plain: false,
         });
     }
+    if let Some(c) = REPLACING_WITH.captures(statement)
+        && let Some(old) = tool(c.get(1).or(c.get(3)))
+    {
+        return Some(Replacement {
+            new: tool(c.get(2).or(c.get(4))),
+            old: Some(old),
+            plain: false,
+        });
+    }
     for re in [&*NEW_NOT_OLD, &*INSTEAD_OF] {
         if let Some(c) = re.captures(statement)
             && let Some(old) = tool(c.get(2))
@@ -285,6 +309,11 @@ pub(crate) fn replacement(statement: &str) -> Option<Replacement> {
     let old = old
         .or(plain_old)
         .or_else(|| NEVER_AGAIN.captures(statement).and_then(|c| tool(c.get(1))))
+        .or_else(|| {
+            NOBODY_NEEDS
+                .captures(statement)
+                .and_then(|c| tool(c.get(1)))
+        })
         .or_else(|| {
             OLD_GONE
                 .captures(statement)
@@ -630,6 +659,18 @@ mod tests {
         assert_eq!(
             replacement("we're moving validation from zod to valibot (bundle size)"),
             rep(Some("valibot"), "zod")
+        );
+        assert_eq!(
+            replacement("we're replacing php-cs-fixer with pint. remove its config"),
+            rep(Some("pint"), "php-cs-fixer")
+        );
+        assert_eq!(
+            replacement("we're moving off poetry to uv. convert the lock"),
+            rep(Some("uv"), "poetry")
+        );
+        assert_eq!(
+            replacement("move the pods to SPM. after this nobody should ever need pod install"),
+            rep(None, "pod install")
         );
         assert!(wraps_in_runner("uv run pytest -q", "pytest"));
         assert!(!wraps_in_runner("pytest -q", "pytest"));
