@@ -62,6 +62,8 @@ pub(super) enum Cmd {
     ResetPassword,
     /// `caddy hash-password --plaintext X`.
     HashPassword,
+    /// Dell iDRAC's `racadm -r host -u root -p X`.
+    Racadm,
     /// PowerShell's `ConvertTo-SecureString "X" -AsPlainText`.
     SecureString,
     /// `lftp -u user,X`.
@@ -542,6 +544,7 @@ const PASSWORD_FLAGS: &[(Cmd, &[u8], Carries)] = &[
     (Cmd::Cqlsh, b"-p", Carries::Next),
     (Cmd::Mosquitto, b"-P", Carries::Next),
     (Cmd::Psexec, b"-p", Carries::Next),
+    (Cmd::Racadm, b"-p", Carries::Next),
     (Cmd::Ipmi, b"-P", Carries::Next),
     (Cmd::Snmp, b"-A", Carries::Next),
     (Cmd::Snmp, b"-X", Carries::Next),

@@ -168,6 +168,8 @@ enum Action {
     PlistKey,
     /// A Terraform output marked sensitive: its `value`.
     SensitiveOutput,
+    /// `<Value>` inside an element named as a secret (`autounattend.xml`).
+    XmlValue,
     /// "Password" or "API key" in another language, then the value.
     ForeignWord(context::Named),
     /// "Key" or "token" in another language next to "API", then the key.
@@ -273,6 +275,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("access-development-", Action::Plaid),
     ("plainloginmodule", Action::SaslUserKey),
     ("<key>", Action::PlistKey),
+    ("<value>", Action::XmlValue),
     ("\"sensitive\": true", Action::SensitiveOutput),
     // Keycloak's `kcadm.sh get …/client-secret`: `{"type": "secret", "value": …}`.
     ("\"type\": \"secret\"", Action::SensitiveOutput),
@@ -348,6 +351,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("unrar ", Action::Command(Cmd::Zip)),
     ("mosquitto_sub", Action::Command(Cmd::Mosquitto)),
     ("psexec", Action::Command(Cmd::Psexec)),
+    ("racadm", Action::Command(Cmd::Racadm)),
     ("ipmitool", Action::Command(Cmd::Ipmi)),
     ("snmpwalk", Action::Command(Cmd::Snmp)),
     ("snmpget", Action::Command(Cmd::Snmp)),
@@ -728,6 +732,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::SaslUserKey => context::sasl_user_key(text, end, out),
         Action::PlistKey => pairs::plist_value(text, end, out),
         Action::SensitiveOutput => pairs::sensitive_output(text, start, out),
+        Action::XmlValue => pairs::value_in_secret_element(text, start, end, out),
         Action::ForeignWord(named) => {
             if !context::inside_random_run(text, start, end) {
                 context::named_in_prose(text, end, named, out)

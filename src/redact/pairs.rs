@@ -220,6 +220,54 @@ pub(super) fn element_text(text: &[u8], start: usize) -> Option<Value> {
     })
 }
 
+/// A `<Value>` element (keyword ending at `hit_end`) right inside an
+/// element named as a secret: Windows' `autounattend.xml`
+/// (`<AdministratorPassword><Value>X</Value>`, `<Password><Value>X`).
+pub(super) fn value_in_secret_element(
+    text: &[u8],
+    hit: usize,
+    hit_end: usize,
+    out: &mut Vec<Finding>,
+) {
+    let mut i = hit;
+    // Back over blanks and line breaks (escaped ones too) to the parent's `>`.
+    while i > 0 {
+        match text[i - 1] {
+            b' ' | b'\t' | b'\n' | b'\r' => i -= 1,
+            b'n' | b'r' | b't' if i >= 2 && text[i - 2] == b'\\' => {
+                i = run_back(text, i - 1, 16, |b| b == b'\\');
+            }
+            _ => break,
+        }
+    }
+    if i == 0 || text[i - 1] != b'>' {
+        return;
+    }
+    let name_end = i - 1;
+    let name_start = run_back(text, name_end, 64, |b| {
+        b.is_ascii_alphanumeric() || b == b'_'
+    });
+    if name_start == 0 || text[name_start - 1] != b'<' || name_start == name_end {
+        return;
+    }
+    let named = super::generic::classify(&text[name_start..name_end]);
+    if !matches!(
+        named,
+        Some(super::generic::Kind::Password | super::generic::Kind::Secret)
+    ) {
+        return;
+    }
+    if let Some(v) = element_text(text, hit_end)
+        && !super::placeholders::is_harmless(&text[v.start..v.end])
+    {
+        out.push(Finding {
+            rule: "secret_pair",
+            start: v.start,
+            end: v.end,
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

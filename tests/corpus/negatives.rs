@@ -1797,5 +1797,14 @@ fn table_and_call_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
                 rng.string(B64, 64)
             ),
         ),
+        (
+            "config",
+            "<UserAccounts>\n  <LocalAccounts>\n    <Value>true</Value>\n  </LocalAccounts>\n</UserAccounts>"
+                .to_string(),
+        ),
+        (
+            "config",
+            "<PasswordExpires>\n  <Value>false</Value>\n</PasswordExpires>".to_string(),
+        ),
     ]
 }

@@ -4911,4 +4911,23 @@ fn calls_tables_and_nested_quotes(rng: &mut Rng, out: &mut Vec<Positive>) {
         ),
         vec![pw],
     );
+    let pw = format!(
+        "{}#{}%{}",
+        rng.string(ALNUM, 4),
+        rng.string(ALNUM, 5),
+        rng.string(ALNUM, 4)
+    );
+    push(
+        "unattend_value",
+        format!(
+            "$ cat packer/windows/autounattend.xml\n<UserAccounts>\n  <AdministratorPassword>\n    <Value>{pw}</Value>\n    <PlainText>true</PlainText>\n  </AdministratorPassword>\n</UserAccounts>"
+        ),
+        vec![pw],
+    );
+    let pw = format!("{}^{}", rng.string(ALNUM, 6), rng.string(ALNUM, 7));
+    push(
+        "racadm_password",
+        format!("racadm -r idrac-04.oob.example.test -u root -p '{pw}' getsysinfo"),
+        vec![pw],
+    );
 }

@@ -57,7 +57,7 @@ static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
 /// A human statement of fact about the environment.
 static STATED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"(?i)\b(?:runs?|listens?|served|serves|is|are|lives?|sits?|starts?|up)\s+on\s+(?:port\s+)?:?\d{4,5}\b|\bport\s+\d{4,5}\b|\b(?:on|at)\s+`?(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d{2,5}\b",
+        r"(?i)\b(?:runs?|listens?|served|serves|is|are|lives?|sits?|starts?|up|forwarded|published|exposed|reachable)\s+on\s+(?:port\s+)?:?\d{4,5}\b|\bport\s+\d{4,5}\b|\b(?:on|at)\s+`?(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d{2,5}\b",
         r"|\b(?:is|are|lives?|stored|kept|sits?)\s+(?:in|at|on)\s+(?:the\s+)?(?:s3\s+|gcs\s+)?(?:bucket|table|database|db|schema|namespace|cluster|account|profile)\s+`?[\w.-]+",
         r"|`?\b[A-Z][A-Z0-9_]*_`?[\s-]+prefix(?:ed)?\b",
         r"|\bpinned to (?:port )?:?\d{4,5}\b|\bis the (?:single )?source of truth\b",
@@ -66,6 +66,8 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         // (Not a year: "moved the launch to 2025".)
         r"|\b(?:remapped|rebound|moved|switched)\s+(?:the\s+)?[a-z][\w-]*(?:\s+(?:in|on)\s+[\w.-]+)?\s+to\s+(?:port\s+:?\d{2,5}|:\d{2,5}|(?:[013-9]\d{3}|2[1-9]\d\d|\d{5}))\b",
         r"|^(?:terraform\s+)?state:\s+(?:s3|gcs|azure)\s+(?:bucket|container)\s+`?[\w.-]+",
+        // "the engine reads and writes its settings at `~/.config/…`".
+        r"|\b(?:reads?|writes?|loads?|saves?|keeps?|stores?)(?:\s+and\s+\w+)?\s+(?:its\s+|the\s+|their\s+)?(?:settings|config(?:uration)?|state|data|cache)\s+(?:at|in|from|to|under)\s+`?(?:~|/|\$)",
         r"|\b(?:needs?|requires?)\s+(?:jdk|java|node|python|ruby|go|rust|php|dotnet|flutter|dart|gradle|xcode|elixir|erlang)\s+v?\d+(?:\.\d+)*\b",
         r"|\bthe (?:emulator|simulator|device|avd|board|test device|phone) is `?[\w-]*\d[\w-]*",
         r"|\b(?:config|configuration|settings|secrets|env vars?) (?:comes? in|is passed|are passed|gets? passed|goes in) (?:via|through|with)\b",
@@ -1074,7 +1076,7 @@ mod tests {
             ),
             Event::Message(crate::sources::Message {
                 role: Role::Assistant,
-                text: "Done. Note that `lib/ledger_web/schema.ex` is generated from the GraphQL schema. I could also add caching on port 6379. If the sessions folder is moved/renamed, you get a prompt. Rescans are manual/scheduled.\n\nSetup notes:\n- Builds need **JDK 17**: `JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64`.\n- State: S3 bucket `np-tfstate-euw1` (eu-west-1), key `staging/terraform.tfstate`.".into(),
+                text: "Done. Note that `lib/ledger_web/schema.ex` is generated from the GraphQL schema. I could also add caching on port 6379. If the sessions folder is moved/renamed, you get a prompt. Rescans are manual/scheduled.\n\nSetup notes:\n- Builds need **JDK 17**: `JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64`.\n- From the host MySQL is forwarded on 3307.\n- The engine reads and writes its settings at `~/.config/emberforge/engine.toml`.\n- State: S3 bucket `np-tfstate-euw1` (eu-west-1), key `staging/terraform.tfstate`.".into(),
                 phase: None,
                 at: None,
                 line: 1,
@@ -1089,6 +1091,8 @@ mod tests {
                 "environment variables use the `LEDGER_` prefix (e.g. `LEDGER_DB`)",
                 "Note that `lib/ledger_web/schema.ex` is generated from the GraphQL schema.",
                 "Builds need JDK 17: `JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64`.",
+                "From the host MySQL is forwarded on 3307.",
+                "The engine reads and writes its settings at `~/.config/emberforge/engine.toml`.",
                 "State: S3 bucket `np-tfstate-euw1` (eu-west-1), key `staging/terraform.tfstate`.",
             ]
         );

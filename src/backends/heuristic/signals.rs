@@ -263,6 +263,13 @@ static GENERAL_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// "logging is slog, not zap": what something is, and what it is not.
+/// "the request field is …", "the new column is …": the subject is one
+/// name in the code at hand.
+static ONE_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:and\s+)?the\s+(?:\w+\s+)?(?:field|column|param|parameter|property|attribute|argument|variable|key|method|function|class|file|route|endpoint|label)\s+(?:is|are)\b")
+        .expect("valid regex")
+});
+
 static IS_NOT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^[\w\s/-]{1,40}?\b(?:is|are|goes through|go through)\s+(`[^`]+`|[\w./+-]+)(?:\s+[^,;]{0,40})?,\s*(?:and\s+)?not\s+(`[^`]+`|[\w./+-]+)")
         .expect("valid regex")
@@ -412,7 +419,8 @@ static HOW_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "guard let / if let and bail out early": the ways to do it instead.
 static ALTERNATIVES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[\w.()`-]+(?: [\w.()`-]+)? / [\w.()`-]+(?: [\w.()`-]+)?\b[^?]{0,60}$")
+    // …or the one thing allowed: "Keychain only, through our KeychainStore".
+    Regex::new(r"^[\w.()`-]+(?: [\w.()`-]+)? / [\w.()`-]+(?: [\w.()`-]+)?\b[^?]{0,60}$|^`?[A-Z][\w.`-]* only\b[^?]{0,80}$")
         .expect("valid regex")
 });
 
@@ -550,6 +558,20 @@ static COMMAND_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// "no partial functions in rivet at all": a thing ruled out everywhere.
+/// "money is always BigDecimal, scale 2": how a kind of thing is done, named
+/// (a type, code, a call or a way), not how it tends to go ("is always slow").
+static ALWAYS_IS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[a-z][\w-]*(?: [a-z][\w-]*){0,2} (?:is|are) always\s+(?:`|[A-Z]|\w+\(|(?:in|via|through|from)\b)")
+        .expect("valid regex")
+});
+
+/// "no exceptions — engine builds with -fno-exceptions": a thing ruled out
+/// and the flag or code that enforces it.
+static NO_DASH_EXPLAINED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:and\s+)?no\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+[—–]\s+.*(?:\s-{1,2}[a-z][\w=-]+|`)")
+        .expect("valid regex")
+});
+
 /// "no print() — use the logger from lib/core/log.dart": a thing ruled
 /// out, then what to use instead.
 static NO_THEN_USE: LazyLock<Regex> = LazyLock::new(|| {
@@ -920,6 +942,18 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
         } else {
             widened.or_else(|| standing_rule(s))
         };
+        // "money is always BigDecimal, scale 2. never double": a bare
+        // prohibition right after a rule is part of it.
+        if found.is_none()
+            && let Some(last) = out.last_mut()
+            && last_rule == Some(n.wrapping_sub(1))
+            && !s.opening
+            && BARE_PROHIBITION.is_match(s.text.trim())
+        {
+            last.extend(" — ", s.text.trim());
+            last_rule = Some(n);
+            continue;
+        }
         // "we use cmake presets now … . the old cmake -B build way is gone":
         // the value retired goes with the rule just before it.
         if found.is_none()
@@ -1747,7 +1781,9 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
         let at = c.get(0).map_or(0, |m| m.start());
         return Some((kind, focus_clause(s, at)));
     }
-    if let Some(c) = IS_NOT.captures(s) {
+    // "the request field is reasonCode, not reason": one name of this
+    // change, no way of working.
+    if let Some(c) = IS_NOT.captures(s).filter(|_| !ONE_NAME.is_match(s)) {
         return Some((
             Kind::UseInstead {
                 preferred: tool_name(&c[1]),
@@ -1779,7 +1815,12 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
         let next = m[n.end()..].split_whitespace().next().unwrap_or("");
         !matches!(next, "it" | "that" | "this" | "them" | "those")
     });
-    if NOT_HERE.is_match(&m) || NO_AT_ALL.is_match(&m) || no_in_kind || NO_THEN_USE.is_match(&m) {
+    if NOT_HERE.is_match(&m)
+        || NO_AT_ALL.is_match(&m)
+        || no_in_kind
+        || NO_THEN_USE.is_match(&m)
+        || NO_DASH_EXPLAINED.is_match(s)
+    {
         return Some((Kind::Never, s.to_string()));
     }
     // "again, every error response is RFC 9457 problem details, I said that
@@ -1804,7 +1845,7 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
         return Some((Kind::Prefer, focus_clause(s, p.start())));
     }
     let feature = FEATURE_REQUEST.is_match(&m);
-    if WE_DO_EVERYWHERE.is_match(&m) {
+    if WE_DO_EVERYWHERE.is_match(&m) || ALWAYS_IS.is_match(s.trim_start()) {
         return Some((Kind::Rule, s.to_string()));
     }
     if let Some(r) = META.find(&m) {
@@ -2513,6 +2554,35 @@ mod tests {
             .len(),
             1
         );
+    }
+
+    #[test]
+    fn rules_in_a_list_with_what_enforces_them() {
+        assert_eq!(
+            statements(&[
+                "a few things:\n- never return entities from REST resources.\n- money is always BigDecimal, scale 2, RoundingMode.HALF_EVEN. never double\n- and the request field is reasonCode, not reason"
+            ]),
+            [
+                "never return entities from REST resources.",
+                "money is always BigDecimal, scale 2, RoundingMode.HALF_EVEN — never double"
+            ]
+        );
+        assert_eq!(
+            statements(&[
+                "looks fine. and no exceptions — engine builds with -fno-exceptions, it only compiled because the tests have them on. also cull distance should be 80m like i said"
+            ]),
+            [
+                "no exceptions — engine builds with -fno-exceptions, it only compiled because the tests have them on."
+            ]
+        );
+        assert_eq!(
+            statements(&[
+                "no. tokens never go in UserDefaults. Keychain only, through our KeychainStore wrapper."
+            ]),
+            ["tokens never go in UserDefaults. Keychain only, through our KeychainStore wrapper."]
+        );
+        // How a thing tends to go is no rule.
+        assert!(statements(&["the nightly build is always slow on mondays"]).is_empty());
     }
 
     #[test]
