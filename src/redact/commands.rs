@@ -125,7 +125,8 @@ fn args(text: &[u8], from: usize, to: usize) -> Vec<(usize, usize)> {
             break;
         }
         // `'\''X'\''`: a quoted argument inside a single-quoted command.
-        if let Some(v) = nested_single_quoted(text, i).filter(|v| v.end < to) {
+        if let Some(v) = nested_single_quoted(text, i).filter(|v| v.end + NESTED_QUOTE.len() <= to)
+        {
             out.push((v.start, v.end));
             i = v.end + NESTED_QUOTE.len();
             continue;
@@ -157,7 +158,9 @@ fn args(text: &[u8], from: usize, to: usize) -> Vec<(usize, usize)> {
             };
             let mut end = bare(i + 1);
             // `user:'\''X'\''`: a nested quoted part belongs to the argument.
-            while let Some(v) = nested_single_quoted(text, end - 1).filter(|v| v.end < to) {
+            while let Some(v) =
+                nested_single_quoted(text, end - 1).filter(|v| v.end + NESTED_QUOTE.len() <= to)
+            {
                 end = bare(v.end + NESTED_QUOTE.len());
             }
             // A shell operator ends the command's arguments.

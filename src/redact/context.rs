@@ -796,6 +796,17 @@ pub(super) fn password_column(text: &[u8], hit: usize, hit_end: usize, out: &mut
     // Which cell of the header the keyword's `password` is.
     let column = text[header..hit].iter().filter(|&&b| b == b'|').count();
     let mut i = super::lex::skip_break(text, super::lex::line_end(text, hit_end, 512));
+    // A header is followed by its delimiter row (`|---|`, MySQL's `+---+`);
+    // a row that only holds the word (`DESCRIBE`'s `| password | varchar |`)
+    // is data.
+    let next = &text[i..super::lex::line_end(text, i, 1024)];
+    if !next.contains(&b'-')
+        || !next
+            .iter()
+            .all(|b| matches!(b, b'|' | b'-' | b':' | b' ' | b'+'))
+    {
+        return;
+    }
     for _ in 0..64 {
         let end = super::lex::line_end(text, i, 1024);
         let row = &text[i..end];
@@ -1071,6 +1082,20 @@ pub(super) fn generated_token(text: &[u8], hit_end: usize, out: &mut Vec<Finding
     }
 }
 
+/// Whether most groups of an app password's shape are words ("what lets
+/// SMTP work"): a vowel, and no three consonants in a row.
+fn reads_as_words(v: &[u8]) -> bool {
+    let wordlike = |g: &[u8]| {
+        let vowel = |b: &u8| b"aeiouyAEIOUY".contains(b);
+        g.iter().any(vowel)
+            && !g
+                .windows(3)
+                .any(|w| w.iter().all(|b| b.is_ascii_alphabetic() && !vowel(b)))
+    };
+    let groups: Vec<&[u8]> = v.split(|&b| b == b' ' || b == b'-').collect();
+    groups.iter().filter(|g| wordlike(g)).count() * 4 >= groups.len() * 3
+}
+
 /// "I made a Gmail app password: abcd efgh ijkl mnop" (keyword `app
 /// password` ending at `hit_end`): the groups of four after it.
 pub(super) fn app_password(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
@@ -1081,8 +1106,14 @@ pub(super) fn app_password(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
         .position(|&b| b == b':')
         .filter(|&c| !text[hit_end..hit_end + c].contains(&b'.'))
         .map_or(hit_end, |c| hit_end + c);
+    // (One `s` of "passwords" right after the keyword, no more.)
+    let from = if from == hit_end && text.get(from) == Some(&b's') {
+        from + 1
+    } else {
+        from
+    };
     let lead = super::lex::run(text, from, 8, |b| {
-        matches!(b, b':' | b' ' | b'=' | b'"' | b'\'' | b's')
+        matches!(b, b':' | b' ' | b'=' | b'"' | b'\'')
     });
     let start = if text[lead..].starts_with(b"is ") {
         lead + 3
@@ -1097,6 +1128,7 @@ pub(super) fn app_password(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
             end <= text.len()
                 && !text.get(end).is_some_and(u8::is_ascii_alphanumeric)
                 && super::generic::is_app_password(&text[start..end])
+                && !reads_as_words(&text[start..end])
         });
     if let Some(end) = found {
         out.push(Finding {

@@ -822,7 +822,7 @@ fn value_after(
         if text.get(i) == Some(&b'*') {
             i += 1;
         }
-        if text.get(i) != Some(&b'b') {
+        if text.get(i) != Some(&b'b') || !matches!(text.get(i + 1), Some(b'"' | b'\'')) {
             return None;
         }
         i += 1;
@@ -885,7 +885,16 @@ fn table_cell_after(text: &[u8], name_start: usize, name_end: usize) -> Option<V
     }
     let start = skip_blanks(text, bar_starting_at(text, skip_blanks(text, name_end))?);
     let end = run(text, start, 512, |b| !b.is_ascii_whitespace() && b != b'|');
-    bar_starting_at(text, skip_blanks(text, end))?;
+    let closed = bar_starting_at(text, skip_blanks(text, end))?;
+    // A third cell makes it a listing of columns (MySQL's `DESCRIBE`:
+    // `| password | varchar(255) | NO |`), not a name and its value.
+    let after = skip_blanks(text, closed);
+    if text
+        .get(after)
+        .is_some_and(|&b| !matches!(b, b'\n' | b'\r' | b'\\' | b'"'))
+    {
+        return None;
+    }
     (end > start).then_some(Value {
         start,
         end,
@@ -938,8 +947,9 @@ fn is_cmdlet_call(text: &[u8], value: Value) -> bool {
 /// Conversions that wrap an assigned literal (`let token = String::from("…")`).
 const LITERAL_WRAPPERS: &[&[u8]] = &[
     b"String::from(",
-    // Node's `const KEY = Buffer.from("…", "base64")`.
+    // Node's `const KEY = Buffer.from("…", "base64")`, Go's `[]byte("…")`.
     b"Buffer.from(",
+    b"[]byte(",
     b"SecretString::from(",
     b"SecretString::new(",
     b"Secret::new(",

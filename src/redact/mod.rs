@@ -269,7 +269,11 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("infura.io/v3/", Action::HookSegment(false)),
     (".alchemy.com/v2/", Action::HookSegment(false)),
     (".quiknode.pro/", Action::HookSegment(false)),
+    // A private conda channel's token: `conda.anaconda.org/t/<token>/…`.
+    ("anaconda.org/t/", Action::HookSegment(false)),
     ("/hooks/catch/", Action::ZapierHook),
+    // Backtrace's crash submission URL: `submit.backtrace.io/<universe>/<token>/…`.
+    ("submit.backtrace.io/", Action::ZapierHook),
     ("access-production-", Action::Plaid),
     ("access-sandbox-", Action::Plaid),
     ("access-development-", Action::Plaid),
@@ -407,6 +411,11 @@ const KEYWORDS: &[(&str, Action)] = &[
     // Braintree's `new BraintreeGateway(environment, merchant, public, "X")`.
     ("braintreegateway(", Action::Argument(4)),
     ("awsbasiccredentials.create(", Action::Argument(2)),
+    // Python's `smtplib.SMTP(…).login("user", "X")`, paho-mqtt's
+    // `username_pw_set("user", "X")`, rumqttc's `set_credentials("user", "X")`.
+    ("smtp.login(", Action::Argument(2)),
+    ("username_pw_set(", Action::Argument(2)),
+    ("set_credentials(", Action::Argument(2)),
     ("insert into", Action::SqlInsert),
     ("insecure-password ", Action::ProsePassword),
     ("--password-stdin", Action::PipedPassword),

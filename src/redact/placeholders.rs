@@ -202,6 +202,13 @@ pub(super) fn is_placeholder(v: &[u8]) -> bool {
     if v.len() >= 3 && v.iter().all(|b| b"xX*.#?-_0".contains(b)) {
         return true;
     }
+    // One character over and over after a prefix: `hf_aaaaaaaa…`, `sk-11111…`.
+    if let Some(body) = v.rsplit(|b| matches!(b, b'_' | b'-')).next()
+        && body.len() >= 12
+        && body.iter().all(|&b| b == body[0])
+    {
+        return true;
+    }
     if has_a_marker(v) {
         return true;
     }

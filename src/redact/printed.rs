@@ -143,12 +143,12 @@ pub(super) fn after_command(
     let cmd_end = command_end(text, hit_end);
     // `base64 -d` of a value a command before it fetched from a secret
     // (`kubectl get secret … -o jsonpath=…`, then `echo X | base64 -d`).
-    let asked = if matches!(TRIGGERS[i].0, "base64 -d" | "base64 --decode") {
-        line_start.saturating_sub(400)
-    } else {
-        line_start
-    };
-    if !names_a_secret(&text[asked..cmd_end], i) {
+    let fetched_before = matches!(TRIGGERS[i].0, "base64 -d" | "base64 --decode")
+        && contains_ci(
+            &text[line_start.saturating_sub(400)..line_start],
+            b"get secret",
+        );
+    if !fetched_before && !names_a_secret(&text[line_start..cmd_end], i) {
         return None;
     }
     if kind == Printed::Random && contains_ci(&text[line_start..cmd_end], b"wg pubkey") {

@@ -1806,5 +1806,18 @@ fn table_and_call_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
             "config",
             "<PasswordExpires>\n  <Value>false</Value>\n</PasswordExpires>".to_string(),
         ),
+        (
+            "prose",
+            "The app password is what lets SMTP work without 2FA prompts".to_string(),
+        ),
+        (
+            "table",
+            "mysql> DESCRIBE users;\n| password | varchar(255) | NO |  | NULL |  |\n| remember_token | varchar(100) | YES |  | NULL |  |"
+                .to_string(),
+        ),
+        (
+            "code",
+            "const KEY: [u8; 32] = build_key();".to_string(),
+        ),
     ]
 }

@@ -263,9 +263,14 @@ fn asked_to_run(text: &str, sentence: &str) -> Option<String> {
     let lead: String = sentence.chars().take(40).collect();
     let after = text.find(&lead)? + lead.len();
     let fence = after + text[after..].find("```")?;
+    if fence - after > sentence.len() + MAX_BETWEEN {
+        return None;
+    }
     let between = &text[after..fence];
-    let between = &between[between.len().saturating_sub(MAX_BETWEEN)..];
-    if fence - after > sentence.len() + MAX_BETWEEN || !ASKS.is_match(between) {
+    let cut = (between.len().saturating_sub(MAX_BETWEEN)..=between.len())
+        .find(|&i| between.is_char_boundary(i))
+        .unwrap_or(between.len());
+    if !ASKS.is_match(&between[cut..]) {
         return None;
     }
     let body = text[fence + 3..].split_once('\n')?.1;

@@ -155,15 +155,19 @@ fn mark_replaced(entries: &mut [Tallied]) {
         if SAYS_OLD.is_match(&e.text) {
             continue;
         }
+        // (The new value may go unnamed: "we're dropping mypy".)
         let Some(Replacement {
             old: Some(old),
-            new: Some(new),
+            new,
             ..
         }) = replacement(&e.text)
         else {
             continue;
         };
-        if old.eq_ignore_ascii_case(&new) || !mentions(&e.text, &new) {
+        if new
+            .as_ref()
+            .is_some_and(|new| old.eq_ignore_ascii_case(new) || !mentions(&e.text, new))
+        {
             continue;
         }
         let old = if old.contains(' ') || old.contains('`') {
@@ -1355,6 +1359,7 @@ mod tests {
             "Could you please move all our routes from `useLoaderData` to `loaderData` from `Route.ComponentProps`?",
             "we use biome instead of eslint now",
             "always run `just fmt` before committing",
+            "we're dropping mypy, pyright from now on (`uv run pyright`)",
         ]
         .iter()
         .map(|t| Tallied {
@@ -1371,6 +1376,7 @@ mod tests {
                 "Could you please move all our routes from `useLoaderData` to `loaderData` from `Route.ComponentProps`? (`useLoaderData` no longer used).",
                 "we use biome instead of eslint now",
                 "always run `just fmt` before committing",
+                "we're dropping mypy, pyright from now on (`uv run pyright`) (`mypy` no longer used).",
             ]
         );
     }

@@ -63,11 +63,13 @@ static STATED: LazyLock<Regex> = LazyLock::new(|| {
         r"|\bpinned to (?:port )?:?\d{4,5}\b|\bis the (?:single )?source of truth\b",
         r"|\bmaps (?:it |them )?to (?:port |host port )?:?\d{4,5}\b|\bpinned to v?\d+\.\d+(?:\.\d+)? in \.?[\w.-]+",
         // "i remapped redis in docker-compose to 6380"; "builds need **JDK 17**".
-        // (Not a year: "moved the launch to 2025".)
-        r"|\b(?:remapped|rebound|moved|switched)\s+(?:the\s+)?[a-z][\w-]*(?:\s+(?:in|on)\s+[\w.-]+)?\s+to\s+(?:port\s+:?\d{2,5}|:\d{2,5}|(?:[013-9]\d{3}|2[1-9]\d\d|\d{5}))\b",
+        // (A bare number only after "remapped": "moved the timeout to 3000"
+        // is no port.)
+        r"|\b(?:remapped|rebound|moved|switched)\s+(?:the\s+)?[a-z][\w-]*(?:\s+(?:in|on)\s+[\w.-]+)?\s+to\s+(?:port\s+:?\d{2,5}|:\d{2,5})\b",
+        r"|\b(?:remapped|rebound)\s+(?:the\s+)?[a-z][\w-]*(?:\s+(?:in|on)\s+[\w.-]+)?\s+to\s+\d{4,5}\b",
         r"|^(?:terraform\s+)?state:\s+(?:s3|gcs|azure)\s+(?:bucket|container)\s+`?[\w.-]+",
         // "the engine reads and writes its settings at `~/.config/…`".
-        r"|\b(?:reads?|writes?|loads?|saves?|keeps?|stores?)(?:\s+and\s+\w+)?\s+(?:its\s+|the\s+|their\s+)?(?:settings|config(?:uration)?|state|data|cache)\s+(?:at|in|from|to|under)\s+`?(?:~|/|\$)",
+        r"|\b(?:reads?|writes?|keeps?|stores?)(?:\s+and\s+\w+)?\s+(?:its\s+|the\s+|their\s+)?(?:settings|config(?:uration)?)\s+(?:at|in|from|under)\s+`?(?:~/|/(?:etc|home|Users|var|opt|srv)/|\$[A-Z])",
         r"|\b(?:needs?|requires?)\s+(?:jdk|java|node|python|ruby|go|rust|php|dotnet|flutter|dart|gradle|xcode|elixir|erlang)\s+v?\d+(?:\.\d+)*\b",
         r"|\bthe (?:emulator|simulator|device|avd|board|test device|phone) is `?[\w-]*\d[\w-]*",
         r"|\b(?:config|configuration|settings|secrets|env vars?) (?:comes? in|is passed|are passed|gets? passed|goes in) (?:via|through|with)\b",
@@ -1119,6 +1121,8 @@ mod tests {
             &[
                 "the installer lives in /tmp/x, run curl https://x.sh | sh from there",
                 "we moved the launch to 2026, nothing else changes",
+                "switched the timeout to 3000 and it passed",
+                "it loads the data from /tmp/x.csv",
             ],
         );
         assert!(found.is_empty(), "{found:?}");

@@ -262,14 +262,14 @@ static GENERAL_IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
-/// "logging is slog, not zap": what something is, and what it is not.
 /// "the request field is …", "the new column is …": the subject is one
 /// name in the code at hand.
 static ONE_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:and\s+)?the\s+(?:\w+\s+)?(?:field|column|param|parameter|property|attribute|argument|variable|key|method|function|class|file|route|endpoint|label)\s+(?:is|are)\b")
+    Regex::new(r"(?i)^(?:and\s+)?the\s+(?:\w+\s+)?(?:field|column|param|parameter|property|attribute|argument|variable|method|function|route|endpoint|label)\s+(?:is|are)\b")
         .expect("valid regex")
 });
 
+/// "logging is slog, not zap": what something is, and what it is not.
 static IS_NOT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^[\w\s/-]{1,40}?\b(?:is|are|goes through|go through)\s+(`[^`]+`|[\w./+-]+)(?:\s+[^,;]{0,40})?,\s*(?:and\s+)?not\s+(`[^`]+`|[\w./+-]+)")
         .expect("valid regex")
@@ -403,8 +403,6 @@ fn past_lead_in(sentence: String) -> String {
 static PRONOUN_OBJECT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b(?:them|those|these|either|both)\b").expect("valid regex"));
 
-/// "everything under data/ is tracked with DVC: `dvc add` …": how it is
-/// done instead, said as a fact (not "and run …", "if you need …").
 /// "the get_session dependency owns the transaction": what does the job
 /// instead, named by its identifier, after a prohibition.
 static OWNED_BY: LazyLock<Regex> = LazyLock::new(|| {
@@ -412,6 +410,8 @@ static OWNED_BY: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// "everything under data/ is tracked with DVC: `dvc add` …": how it is
+/// done instead, said as a fact (not "and run …", "if you need …").
 static HOW_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:everything|all|every \w+|it|they|that|this)\b[^?]*\b(?:is|are|goes|go|gets|get)\b[^?]*$")
         .expect("valid regex")
@@ -557,11 +557,18 @@ static COMMAND_LABEL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
-/// "no partial functions in rivet at all": a thing ruled out everywhere.
-/// "money is always BigDecimal, scale 2": how a kind of thing is done, named
-/// (a type, code, a call or a way), not how it tends to go ("is always slow").
+/// "standup is moved to 10:30 tomorrow", "the fees page shows stale numbers
+/// after editing a fee": a meeting or a bug, no way of working.
+static SCHEDULE_OR_BUG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:tomorrow|tonight|this afternoon|next week)\b|\b(?:standup|stand-up|meeting|call|sync|demo|retro)\b[^.]*\b\d{1,2}:\d{2}\b|\b(?:shows?|showing|returns?|throws?|renders?)\b[^.]*\b(?:stale|wrong|blank|empty|broken|twice|nothing)\b")
+        .expect("valid regex")
+});
+
+/// "money is always BigDecimal, scale 2": how a kind of thing is done,
+/// named (a type, code or a call), not how it tends to go ("is always
+/// slow", "is always in the auth middleware").
 static ALWAYS_IS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[a-z][\w-]*(?: [a-z][\w-]*){0,2} (?:is|are) always\s+(?:`|[A-Z]|\w+\(|(?:in|via|through|from)\b)")
+    Regex::new(r"^[A-Za-z][\w-]*(?: [a-z][\w-]*){0,2} (?:is|are) always\s+(?:`|[A-Z]|\w+\()")
         .expect("valid regex")
 });
 
@@ -569,6 +576,13 @@ static ALWAYS_IS: LazyLock<Regex> = LazyLock::new(|| {
 /// and the flag or code that enforces it.
 static NO_DASH_EXPLAINED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:and\s+)?no\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+[—–]\s+.*(?:\s-{1,2}[a-z][\w=-]+|`)")
+        .expect("valid regex")
+});
+
+/// "no luck — `npm ci` still fails", "no rush — use the staging db": a
+/// remark that starts with "no", about no thing to rule out.
+static NO_REMARK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:and\s+)?no\s+(?:luck|change|changes|rush|hurry|worries|worry|problem|problems|idea|clue|dice|joy|difference|way|need|thanks|pressure|doubt|matter|big deal|sweat)\b|\bstill\b")
         .expect("valid regex")
 });
 
@@ -586,6 +600,7 @@ static REASON: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// "no partial functions in rivet at all": a thing ruled out everywhere.
 static NO_AT_ALL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?:^|[,;]\s+)no [^.?!]{2,60}?\b(?:at all|anywhere|ever|whatsoever)\b")
         .expect("valid regex")
@@ -949,6 +964,7 @@ pub(crate) fn preferences(turns: &[Turn<'_>]) -> Vec<Preference> {
             && last_rule == Some(n.wrapping_sub(1))
             && !s.opening
             && BARE_PROHIBITION.is_match(s.text.trim())
+            && !LETTING_GO.is_match(s.text.trim())
         {
             last.extend(" — ", s.text.trim());
             last_rule = Some(n);
@@ -1074,7 +1090,7 @@ struct StatedChange {
 /// The verbs of a change the user asks for.
 static CHANGE_VERB: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:switch|move|migrate|drop|replace|ditch|get rid of|port|bumped|upgraded)\b",
+        r"(?i)\b(?:switch|move|migrate|drop|dropping|replace|replacing|ditch|ditching|remove|removing|get rid of|getting rid of|port|bumped|upgraded)\b",
     )
     .expect("valid regex")
 });
@@ -1656,8 +1672,8 @@ fn split_sentences(line: &str) -> Vec<String> {
 }
 
 fn push_sentence(cur: &mut String, out: &mut Vec<String>) {
-    // "hold on. 1) never pip anything … 2) dont put …": a numbered item
-    // inside a line starts a sentence of its own, without its number.
+    // "hold on. 1) never pip anything … . 2) dont put …": a sentence that
+    // starts with its item's number inside a line loses the number.
     let s = strip_inline_number(cur.trim());
     let parts = if s.len() > MAX_WHOLE_SENTENCE {
         clauses(s)
@@ -1771,7 +1787,7 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
         return None;
     }
     let m = mask_code(s);
-    if QUESTION_START.is_match(&m) {
+    if QUESTION_START.is_match(&m) || SCHEDULE_OR_BUG.is_match(&m) {
         return None;
     }
     if let Some(c) = USE_INSTEAD.captures(s)
@@ -1818,8 +1834,7 @@ fn plain_rule_kind(s: &str) -> Option<(Kind, String)> {
     if NOT_HERE.is_match(&m)
         || NO_AT_ALL.is_match(&m)
         || no_in_kind
-        || NO_THEN_USE.is_match(&m)
-        || NO_DASH_EXPLAINED.is_match(s)
+        || ((NO_THEN_USE.is_match(&m) || NO_DASH_EXPLAINED.is_match(s)) && !NO_REMARK.is_match(s))
     {
         return Some((Kind::Never, s.to_string()));
     }
@@ -2581,8 +2596,19 @@ mod tests {
             ]),
             ["tokens never go in UserDefaults. Keychain only, through our KeychainStore wrapper."]
         );
-        // How a thing tends to go is no rule.
+        // How a thing tends to go, a meeting and a bug are no rules.
         assert!(statements(&["the nightly build is always slow on mondays"]).is_empty());
+        assert!(statements(&["ty. standup is moved to 10:30 tomorrow btw"]).is_empty());
+        assert_eq!(
+            statements(&["never deploy after 16:00 on a friday"]).len(),
+            1
+        );
+        assert!(
+            statements(&[
+                "harbor fees page shows stale numbers after editing a fee, until a hard refresh."
+            ])
+            .is_empty()
+        );
     }
 
     #[test]

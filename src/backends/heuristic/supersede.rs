@@ -38,7 +38,6 @@ static FROM_PORT_TO_PORT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
-/// "bin/run-local.sh got replaced by `make local-run`": (old, new).
 /// "we're replacing php-cs-fixer with pint", "moving off poetry to uv":
 /// (old, new).
 static REPLACING_WITH: LazyLock<Regex> = LazyLock::new(|| {
@@ -50,10 +49,11 @@ static REPLACING_WITH: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "after this nobody should ever need pod install": the old command.
 static NOBODY_NEEDS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:nobody|no one|never)\s+(?:should\s+|will\s+)?(?:ever\s+)?(?:again\s+)?(?:needs?|runs?|uses?|types?)\s+(`[^`]+`|[a-z][\w.+-]*\s+[a-z][\w:-]*)")
+    Regex::new(r"(?i)\b(?:nobody|no one)\s+(?:should\s+|will\s+)?(?:ever\s+)?(?:again\s+)?(?:needs?|runs?|uses?|types?)\s+(`[^`]+`|[a-z][\w.+-]*\s+[a-z][\w:-]*)")
         .expect("valid regex")
 });
 
+/// "bin/run-local.sh got replaced by `make local-run`": (old, new).
 static REPLACED_BY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
         r"(?i){TOOL}\s+(?:got|was|were|has been|have been|is|are)\s+replaced\s+(?:by|with)\s+{TOOL}"
