@@ -103,6 +103,17 @@ pub(super) fn object_after(text: &[u8], name_end: usize) -> Option<Value> {
     .then(|| default_in_object(text, open))?
 }
 
+/// Takes the value `v` as a secret, unless it is a placeholder or public.
+fn push_unless_harmless(text: &[u8], v: Value, out: &mut Vec<Finding>) {
+    if !super::placeholders::is_harmless(&text[v.start..v.end]) {
+        out.push(Finding {
+            rule: "secret_pair",
+            start: v.start,
+            end: v.end,
+        });
+    }
+}
+
 /// `terraform output -json`'s `{"sensitive": true, "type": "string",
 /// "value": "X"}` and Keycloak's `{"type": "secret", "value": "X"}`
 /// (keyword at `hit`): X, the value the object says is secret.
@@ -115,14 +126,8 @@ pub(super) fn sensitive_output(text: &[u8], hit: usize, out: &mut Vec<Finding>) 
     if text[open + 1..hit].contains(&b'}') {
         return;
     }
-    if let Some(v) = default_in_object(text, open)
-        && !super::placeholders::is_harmless(&text[v.start..v.end])
-    {
-        out.push(Finding {
-            rule: "secret_pair",
-            start: v.start,
-            end: v.end,
-        });
+    if let Some(v) = default_in_object(text, open) {
+        push_unless_harmless(text, v, out);
     }
 }
 
@@ -257,14 +262,8 @@ pub(super) fn value_in_secret_element(
     ) {
         return;
     }
-    if let Some(v) = element_text(text, hit_end)
-        && !super::placeholders::is_harmless(&text[v.start..v.end])
-    {
-        out.push(Finding {
-            rule: "secret_pair",
-            start: v.start,
-            end: v.end,
-        });
+    if let Some(v) = element_text(text, hit_end) {
+        push_unless_harmless(text, v, out);
     }
 }
 

@@ -1452,20 +1452,10 @@ mod tests {
 
     #[test]
     fn commands_the_agent_asks_for_in_code_blocks_are_told() {
-        let ask = |text: &str| {
-            Event::Message(crate::sources::Message {
-                role: Role::Assistant,
-                text: text.into(),
-                phase: None,
-                at: None,
-                line: 1,
-                citation: None,
-            })
-        };
-        let indented = ask(
+        let indented = say(
             "The repo ships udev rules; please run (needs sudo):\n\n    sudo cp tools/69-probe-rs.rules /etc/udev/rules.d/ && sudo udevadm trigger\n\nthen replug the board.",
         );
-        let fenced = ask("Please run this:\n```bash\n$ sudo usermod -aG dialout tomasz\n```");
+        let fenced = say("Please run this:\n```bash\n$ sudo usermod -aG dialout tomasz\n```");
         let told = told_commands(&[&indented, &fenced]);
         let commands: Vec<&str> = told.iter().map(|t| t.command.as_str()).collect();
         assert_eq!(
