@@ -64,6 +64,10 @@ pub(super) enum Cmd {
     HashPassword,
     /// Dell iDRAC's `racadm -r host -u root -p X`.
     Racadm,
+    /// net-snmp's `createUser NAME SHA X AES Y` (snmpd.conf).
+    SnmpUser,
+    /// `steamcmd +login USER X`.
+    SteamLogin,
     /// PowerShell's `ConvertTo-SecureString "X" -AsPlainText`.
     SecureString,
     /// `lftp -u user,X`.
@@ -584,6 +588,8 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
             }
             run(text, hit, 16, alnum)
         }
+        // Keywords that end with their blank (`createuser `, `+login `).
+        Cmd::SnmpUser | Cmd::SteamLogin => hit_end - 1,
         _ if ends_word(text, hit_end) => hit_end,
         _ => return,
     };
@@ -603,6 +609,31 @@ pub(super) fn command(text: &[u8], hit: usize, hit_end: usize, cmd: Cmd, out: &m
         Cmd::MinioAlias => {
             if let [_, (us, ue), _, (s, e), ..] = list[..]
                 && super::lex::contains(&text[us..ue], b"://")
+            {
+                push(text, s, e, out);
+            }
+            return;
+        }
+        // The passwords follow their protocols: `SHA X`, `AES Y`.
+        Cmd::SnmpUser => {
+            const PROTOCOLS: &[&[u8]] = &[
+                b"MD5", b"SHA", b"SHA-224", b"SHA-256", b"SHA-384", b"SHA-512", b"DES", b"AES",
+                b"AES-128", b"AES-192", b"AES-256",
+            ];
+            for pair in list.windows(2).skip(1) {
+                if PROTOCOLS
+                    .iter()
+                    .any(|p| text[pair[0].0..pair[0].1].eq_ignore_ascii_case(p))
+                {
+                    push(text, pair[1].0, pair[1].1, out);
+                }
+            }
+            return;
+        }
+        Cmd::SteamLogin => {
+            if let [_, (s, e), ..] = list[..]
+                && e > s
+                && text[s] != b'+'
             {
                 push(text, s, e, out);
             }

@@ -1139,6 +1139,38 @@ pub(super) fn app_password(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) 
     }
 }
 
+/// The tickets of a Perforce `~/.p4tickets` file printed after its name
+/// (keyword ending at `hit_end`): each `host:port=user:TICKET` line's
+/// 32 hex digits.
+pub(super) fn p4_tickets(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    const TICKET: usize = 32;
+    let mut i = super::lex::skip_break(text, super::lex::line_end(text, hit_end, 512));
+    for _ in 0..16 {
+        let end = super::lex::line_end(text, i, 512);
+        let line = &text[i..end];
+        let ticket_at = line.len().checked_sub(TICKET);
+        let shaped = ticket_at.is_some_and(|at| {
+            at > 0
+                && line[at - 1] == b':'
+                && line[at..].iter().all(u8::is_ascii_hexdigit)
+                && line[..at].contains(&b'=')
+                && !line.contains(&b' ')
+        });
+        match ticket_at {
+            Some(at) if shaped => out.push(Finding {
+                rule: "cli_token",
+                start: i + at,
+                end,
+            }),
+            _ => return,
+        }
+        if end >= text.len() {
+            return;
+        }
+        i = super::lex::skip_break(text, end);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

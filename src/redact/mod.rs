@@ -170,6 +170,8 @@ enum Action {
     SensitiveOutput,
     /// `<Value>` inside an element named as a secret (`autounattend.xml`).
     XmlValue,
+    /// The lines of a printed `~/.p4tickets`.
+    P4Tickets,
     /// "Password" or "API key" in another language, then the value.
     ForeignWord(context::Named),
     /// "Key" or "token" in another language next to "API", then the key.
@@ -280,6 +282,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("plainloginmodule", Action::SaslUserKey),
     ("<key>", Action::PlistKey),
     ("<value>", Action::XmlValue),
+    (".p4tickets", Action::P4Tickets),
     ("\"sensitive\": true", Action::SensitiveOutput),
     // Keycloak's `kcadm.sh get …/client-secret`: `{"type": "secret", "value": …}`.
     ("\"type\": \"secret\"", Action::SensitiveOutput),
@@ -356,6 +359,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("mosquitto_sub", Action::Command(Cmd::Mosquitto)),
     ("psexec", Action::Command(Cmd::Psexec)),
     ("racadm", Action::Command(Cmd::Racadm)),
+    ("createuser ", Action::Command(Cmd::SnmpUser)),
+    ("+login ", Action::Command(Cmd::SteamLogin)),
     ("ipmitool", Action::Command(Cmd::Ipmi)),
     ("snmpwalk", Action::Command(Cmd::Snmp)),
     ("snmpget", Action::Command(Cmd::Snmp)),
@@ -742,6 +747,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::PlistKey => pairs::plist_value(text, end, out),
         Action::SensitiveOutput => pairs::sensitive_output(text, start, out),
         Action::XmlValue => pairs::value_in_secret_element(text, start, end, out),
+        Action::P4Tickets => context::p4_tickets(text, end, out),
         Action::ForeignWord(named) => {
             if !context::inside_random_run(text, start, end) {
                 context::named_in_prose(text, end, named, out)

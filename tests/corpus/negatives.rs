@@ -1819,5 +1819,17 @@ fn table_and_call_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
             "code",
             "const KEY: [u8; 32] = build_key();".to_string(),
         ),
+        (
+            "shell",
+            "steamcmd +login anonymous +app_update 740 validate +quit".to_string(),
+        ),
+        (
+            "sql",
+            "postgres=# CREATE USER app;\nCREATE ROLE".to_string(),
+        ),
+        (
+            "shell",
+            "$ cat ~/.p4tickets\ncat: /home/dev/.p4tickets: No such file or directory".to_string(),
+        ),
     ]
 }

@@ -4930,4 +4930,43 @@ fn calls_tables_and_nested_quotes(rng: &mut Rng, out: &mut Vec<Positive>) {
         format!("racadm -r idrac-04.oob.example.test -u root -p '{pw}' getsysinfo"),
         vec![pw],
     );
+    let auth = format!(
+        "{}!{}~{}",
+        rng.string(ALNUM, 5),
+        rng.string(ALNUM, 4),
+        rng.string(ALNUM, 6)
+    );
+    let privacy = format!(
+        "{}*{}!{}",
+        rng.string(ALNUM, 4),
+        rng.string(ALNUM, 5),
+        rng.string(ALNUM, 3)
+    );
+    push(
+        "snmpv3_create_user",
+        format!(
+            "$ sudo cat /etc/snmp/snmpd.conf\ncreateUser monitor SHA \"{auth}\" AES \"{privacy}\"\nrouser monitor priv"
+        ),
+        vec![auth, privacy],
+    );
+    let pw = format!(
+        "{}-{}-{}",
+        rng.string(LETTERS, 6),
+        rng.string(LETTERS, 7),
+        rng.string(DIGITS, 2)
+    );
+    push(
+        "steamcmd_login",
+        format!("steamcmd +login ci_builder '{pw}' +run_app_build ../scripts/app_build.vdf +quit"),
+        vec![pw],
+    );
+    let first = rng.string("0123456789ABCDEF", 32);
+    let second = rng.string("0123456789ABCDEF", 32);
+    push(
+        "p4_tickets_file",
+        format!(
+            "$ cat ~/.p4tickets\nssl:p4.example.test:1666=build:{first}\n10.0.3.5:1666=art-sync:{second}"
+        ),
+        vec![first, second],
+    );
 }
