@@ -113,6 +113,9 @@ pub(super) const WINDOW: usize = 600;
 /// (Claude Code's tool result follows a long assistant record).
 const FIELD_WINDOW: usize = 4096;
 
+/// How far before a command's line the text is looked at for what it fetched.
+const BEFORE: usize = 400;
+
 /// The longest printed token taken whole.
 const LONGEST_TOKEN: usize = 4096;
 
@@ -141,14 +144,8 @@ pub(super) fn after_command(
         .rposition(|&b| b == b'\n')
         .map_or(from, |p| from + p + 1);
     let cmd_end = command_end(text, hit_end);
-    // `base64 -d` of a value a command before it fetched from a secret
-    // (`kubectl get secret … -o jsonpath=…`, then `echo X | base64 -d`).
-    let fetched_before = matches!(TRIGGERS[i].0, "base64 -d" | "base64 --decode")
-        && contains_ci(
-            &text[line_start.saturating_sub(400)..line_start],
-            b"get secret",
-        );
-    if !fetched_before && !names_a_secret(&text[line_start..cmd_end], i) {
+    let before = &text[line_start.saturating_sub(BEFORE)..line_start];
+    if !names_a_secret(&text[line_start..cmd_end], before, i) {
         return None;
     }
     if kind == Printed::Random && contains_ci(&text[line_start..cmd_end], b"wg pubkey") {
@@ -264,7 +261,7 @@ pub(super) fn in_output(command: &[u8], output: &[u8], out: &mut Vec<Finding>) {
     for (i, (trigger, kind)) in TRIGGERS.iter().enumerate() {
         if let Some(at) = find(&lower, trigger.as_bytes())
             && fits_here(command, at, at + trigger.len(), i)
-            && names_a_secret(command, i)
+            && names_a_secret(command, b"", i)
         {
             output_secret(output, 0, output.len().min(WINDOW), *kind, out);
             return;
@@ -350,8 +347,9 @@ fn names_a_secret_at(text: &[u8], start: usize) -> bool {
     end > start && super::generic::classify(&text[start..end]).is_some()
 }
 
-/// Extra conditions some triggers have on their command line.
-fn names_a_secret(line: &[u8], i: usize) -> bool {
+/// Extra conditions some triggers have on their command line (and on the
+/// text `before` it).
+fn names_a_secret(line: &[u8], before: &[u8], i: usize) -> bool {
     let (trigger, _) = TRIGGERS[i];
     match trigger {
         "credentials/" => contains_ci(line, b".key"),
@@ -359,7 +357,11 @@ fn names_a_secret(line: &[u8], i: usize) -> bool {
         // `cat /etc/wireguard/wg0.key` (a PEM key is its own rule; a
         // `wg0.conf`'s `PrivateKey =` is an assignment, its peers' keys public).
         "wireguard/" => contains_ci(line, b"cat ") && !contains_ci(line, b".conf"),
-        "base64 -d" | "base64 --decode" => contains_ci(line, b"secret"),
+        // Also of a value a command before it fetched from a secret
+        // (`kubectl get secret … -o jsonpath=…`, then `echo X | base64 -d`).
+        "base64 -d" | "base64 --decode" => {
+            contains_ci(line, b"secret") || contains_ci(before, b"get secret")
+        }
         "field=" => contains_ci(line, b"vault "),
         "auth token" => contains_ci(line, b"gh auth token"),
         "op item get" => contains_ci(line, b"--reveal"),

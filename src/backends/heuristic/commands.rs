@@ -150,14 +150,18 @@ pub(crate) fn told_commands(events: &[&Event]) -> Vec<Told> {
     out
 }
 
+/// A fenced block's text after its opening line (which may name a language).
+fn fenced_body(block: &str) -> &str {
+    block.split_once('\n').map_or("", |(_, body)| body)
+}
+
 /// What a message quotes as code: `inline spans`, the lines of fenced
 /// blocks (after their language tag) and of blocks indented four spaces.
 fn quoted_commands(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     for (i, part) in text.split("```").enumerate() {
         if i % 2 == 1 {
-            let body = part.split_once('\n').map_or("", |(_, body)| body);
-            out.extend(body.lines().filter(|l| !l.trim().is_empty()));
+            out.extend(fenced_body(part).lines().filter(|l| !l.trim().is_empty()));
             continue;
         }
         out.extend(part.split('`').skip(1).step_by(2));
@@ -273,7 +277,7 @@ fn asked_to_run(text: &str, sentence: &str) -> Option<String> {
     if !ASKS.is_match(&between[cut..]) {
         return None;
     }
-    let body = text[fence + 3..].split_once('\n')?.1;
+    let body = fenced_body(&text[fence + 3..]);
     let body = &body[..body.find("```")?];
     let mut lines = body.lines().map(str::trim).filter(|l| !l.is_empty());
     let command = lines.next()?.trim_start_matches("$ ");
