@@ -3,7 +3,8 @@
 //! - Quality: the share of paraphrased questions whose fact is in the top 3
 //!   (`tests/search/questions.json`, or `--questions FILE`).
 //! - Speed: `memkit search` against `grep -rni` over the same memory files,
-//!   both as whole processes (median of 7), on a generated memory of 10,000
+//!   both as whole processes whose output is read through a pipe (median of
+//!   7), on a generated memory of 10,000
 //!   sessions; and the index refresh after a consolidation rewrote
 //!   `MEMORY.md`, against that same grep.
 //!
@@ -169,13 +170,10 @@ fn speed(sessions: usize, work: &Path) {
         ("a question", "how do we deploy project-042", "deploy"),
         ("one rare word", "kw4242", "kw4242"),
     ] {
-        let grep = median(|| {
-            run(Command::new("grep")
-                .args(["-rni", word])
-                .arg(&memory)
-                .stdout(std::process::Stdio::null()))
-        });
-        let ours = median(|| run(memkit(&["search", query]).stdout(std::process::Stdio::null())));
+        // Both outputs are read through a pipe, as an agent reads them: with
+        // its output on /dev/null, GNU grep stops at the first match.
+        let grep = median(|| run(Command::new("grep").args(["-rni", word]).arg(&memory)));
+        let ours = median(|| run(&mut memkit(&["search", query])));
         println!(
             "search {label} over the memory of {sessions} sessions ({:.1} MB): memkit {:.1} ms, grep -rni {:.1} ms, ratio {:.2}",
             bytes as f64 / 1e6,
@@ -187,18 +185,13 @@ fn speed(sessions: usize, work: &Path) {
     // A consolidation rewrote MEMORY.md with one task changed: the refresh
     // reads the file again but re-indexes only the changed units.
     let text = std::fs::read_to_string(memory.join("MEMORY.md")).unwrap();
-    let grep = median(|| {
-        run(Command::new("grep")
-            .args(["-rni", "deploy"])
-            .arg(&memory)
-            .stdout(std::process::Stdio::null()))
-    });
+    let grep = median(|| run(Command::new("grep").args(["-rni", "deploy"]).arg(&memory)));
     let mut round = 0;
     let refresh = median(|| {
         round += 1;
         let edited = text.replacen("change 7 in", &format!("change 7 (round {round}) in"), 1);
         std::fs::write(memory.join("MEMORY.md"), edited).unwrap();
-        run(memkit(&["search", "kw1"]).stdout(std::process::Stdio::null()));
+        run(&mut memkit(&["search", "kw1"]));
     });
     println!(
         "index refresh + search after MEMORY.md changed: {:.1} ms ({:.2}x grep -rni); first full index {:.0} ms",
