@@ -93,10 +93,12 @@ pub fn refresh(conn: &mut Connection, root: &Path) -> Result<IndexReport> {
         report.units_removed += tx.execute("DELETE FROM search_units WHERE file = ?1", [gone])?;
         tx.execute("DELETE FROM search_files WHERE file = ?1", [gone])?;
     }
-    if report.files_read + report.files_removed > 0
+    if report.units_added + report.units_removed > 0
         || crate::store::kv::get(&tx, UNIT_COUNT)?.is_none()
     {
-        crate::store::kv::set(&tx, UNIT_COUNT, &count_units(&tx)?.to_string())?;
+        let units = count_units(&tx)?;
+        crate::store::kv::set(&tx, UNIT_COUNT, &units.to_string())?;
+        super::term_docs::rebuild(&tx, units)?;
     }
     tx.commit()?;
     Ok(report)
@@ -119,11 +121,11 @@ fn count_units(conn: &Connection) -> Result<i64> {
     Ok(conn.query_row("SELECT count(*) FROM search_units", [], |r| r.get(0))?)
 }
 
-/// Drops the whole index (units, files, cached vectors stay) so the next
+/// Drops the whole index (units, files, term counts; cached vectors stay) so the next
 /// refresh reads every file again.
 pub fn clear(conn: &Connection) -> Result<()> {
     conn.execute_batch(
-        "DELETE FROM search_units; DELETE FROM search_files;
+        "DELETE FROM search_units; DELETE FROM search_files; DELETE FROM search_term_docs;
          INSERT INTO search_fts(search_fts) VALUES ('rebuild');",
     )?;
     conn.execute("DELETE FROM kv WHERE key = ?1", [UNIT_COUNT])?;

@@ -9,8 +9,10 @@
 
 pub mod embed;
 pub mod index;
+mod porter;
 pub mod query;
 pub mod sessions;
+mod term_docs;
 pub mod units;
 pub mod vocabulary;
 

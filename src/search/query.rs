@@ -281,7 +281,12 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
     let half = total as i64 / 2 + 1;
     let dfs: Vec<f64> = groups
         .iter()
-        .map(|g| group_count(conn, g, half))
+        .map(
+            |g| match super::term_docs::group_docs(conn, &g.terms, total)? {
+                Some(docs) => Ok(docs),
+                None => group_count(conn, g, half),
+            },
+        )
         .collect::<Result<_>>()?;
     // In a large memory, a word most units hold ("project" in every
     // project's bullets) tells none of them apart, and ranking its every
@@ -316,8 +321,8 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
             .collect());
     };
     let ids: Vec<i64> = candidates.iter().map(|c| c.0).collect();
-    let words = candidate_words(conn, &ids)?;
     let terms: Vec<GroupTerms> = groups.iter().map(GroupTerms::of).collect();
+    let words = candidate_words(conn, &ids, &stem_prefixes(&terms))?;
     let weights: Vec<f64> = dfs
         .iter()
         .map(|df| ((total + 1.0) / (df + 1.0)).ln().max(0.1))
@@ -345,8 +350,14 @@ pub fn rank(conn: &Connection, groups: &[Group]) -> Result<Vec<Ranked>> {
 
 /// The stemmed words of each candidate's indexed columns (body, context),
 /// read in one query: which question words a candidate holds is worked out
-/// here rather than asked of SQLite once per word.
-fn candidate_words(conn: &Connection, ids: &[i64]) -> Result<HashMap<i64, [Vec<String>; 2]>> {
+/// here rather than asked of SQLite once per word. Only words that start
+/// with one of `prefixes` can be a term's; the others are not stemmed
+/// (see [`stems_starting`]).
+fn candidate_words(
+    conn: &Connection,
+    ids: &[i64],
+    prefixes: &[&str],
+) -> Result<HashMap<i64, [Vec<String>; 2]>> {
     let list = serde_json::to_string(ids).expect("integers serialise");
     let mut stmt = conn.prepare_cached(
         "SELECT id, body, context FROM search_units
@@ -356,8 +367,8 @@ fn candidate_words(conn: &Connection, ids: &[i64]) -> Result<HashMap<i64, [Vec<S
         Ok((
             r.get::<_, i64>(0)?,
             [
-                stems(&r.get::<_, String>(1)?),
-                stems(&r.get::<_, String>(2)?),
+                stems_starting(&r.get::<_, String>(1)?, prefixes),
+                stems_starting(&r.get::<_, String>(2)?, prefixes),
             ],
         ))
     })?;
@@ -367,6 +378,41 @@ fn candidate_words(conn: &Connection, ids: &[i64]) -> Result<HashMap<i64, [Vec<S
 /// The [`stem`]s of a text's words, in order.
 fn stems(text: &str) -> Vec<String> {
     words(text).map(|w| stem(&w)).collect()
+}
+
+/// The [`stem`]s of a text's words, in order, with an empty placeholder
+/// for each word that starts with none of `prefixes`: a stem keeps its
+/// word's first three bytes, so such a word cannot stem to a term whose
+/// stem starts with one of them, and the placeholder matches nothing.
+fn stems_starting(text: &str, prefixes: &[&str]) -> Vec<String> {
+    words(text)
+        .map(|w| {
+            if prefixes.iter().any(|p| w.starts_with(p)) {
+                stem(&w)
+            } else {
+                String::new()
+            }
+        })
+        .collect()
+}
+
+/// The first three bytes (to a character boundary) of every stem the
+/// groups' terms hold.
+fn stem_prefixes(terms: &[GroupTerms]) -> Vec<&str> {
+    let mut out: Vec<&str> = terms
+        .iter()
+        .flat_map(|g| g.terms.iter().flatten())
+        .map(|stem| {
+            let mut end = stem.len().min(3);
+            while !stem.is_char_boundary(end) {
+                end -= 1;
+            }
+            &stem[..end]
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// A group's terms as stem sequences (a multi-word entry is a phrase).
@@ -510,7 +556,7 @@ fn group_count(conn: &Connection, group: &Group, cap: i64) -> Result<f64> {
 /// Units from which a common word leaves the search (in a smaller memory
 /// every word is searched: there it costs nothing, and a question's words
 /// are often in most of its few units).
-const COMMON_FROM_UNITS: f64 = 2000.0;
+pub(super) const COMMON_FROM_UNITS: f64 = 2000.0;
 
 #[cfg(test)]
 mod tests {
@@ -591,6 +637,30 @@ mod tests {
         assert_eq!(g.share_in(&columns("`ruff check` first")), SYNONYM_SHARE);
         assert_eq!(g.share_in(&columns("static files, then check them")), 0.0);
         assert_eq!(g.share_in(&columns("static analysis in CI")), SYNONYM_SHARE);
+    }
+
+    #[test]
+    fn words_no_term_can_stem_to_are_left_unstemmed() {
+        let terms: Vec<GroupTerms> = groups("deploying caches")
+            .iter()
+            .map(GroupTerms::of)
+            .collect();
+        let prefixes = stem_prefixes(&terms);
+        let text = "Deployed the cache, then caching again: déjà vu";
+        let all = stems(text);
+        let some = stems_starting(text, &prefixes);
+        assert_eq!(all.len(), some.len());
+        for (a, s) in all.iter().zip(&some) {
+            let names_a_term = terms.iter().any(|g| g.names(a));
+            assert!(s == a || (s.is_empty() && !names_a_term), "{a} / {s}");
+        }
+        assert_eq!(some[..3], ["deploy", "", "cach"]);
+        // A prefix is cut at a character boundary.
+        let wide = [GroupTerms {
+            word: vec!["aaé".into()],
+            terms: vec![vec!["aaé".into()]],
+        }];
+        assert_eq!(stem_prefixes(&wide), ["aa"]);
     }
 
     #[test]

@@ -414,6 +414,16 @@ const MIGRATIONS: &[&str] = &[
         COALESCE(last_usage, source_updated_at), source_updated_at, thread_id, usage_count)
         WHERE selected_for_phase2 = 0;
     "#,
+    // 15: how many units hold each common search term (see
+    // `search::term_docs`); the unit count is dropped so that the first
+    // refresh counts again and fills the new table.
+    r#"
+    CREATE TABLE search_term_docs (
+        term  TEXT PRIMARY KEY,
+        docs  INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    DELETE FROM kv WHERE key = 'search_unit_count';
+    "#,
 ];
 
 /// The schema version this build writes.
