@@ -98,7 +98,7 @@ pub fn refresh(conn: &mut Connection, root: &Path) -> Result<IndexReport> {
     {
         let units = count_units(&tx)?;
         crate::store::kv::set(&tx, UNIT_COUNT, &units.to_string())?;
-        super::term_docs::rebuild(&tx, units)?;
+        super::term_docs::after_refresh(&tx, units, report.units_added + report.units_removed)?;
     }
     tx.commit()?;
     Ok(report)
@@ -128,7 +128,10 @@ pub fn clear(conn: &Connection) -> Result<()> {
         "DELETE FROM search_units; DELETE FROM search_files; DELETE FROM search_term_docs;
          INSERT INTO search_fts(search_fts) VALUES ('rebuild');",
     )?;
-    conn.execute("DELETE FROM kv WHERE key = ?1", [UNIT_COUNT])?;
+    conn.execute(
+        "DELETE FROM kv WHERE key IN (?1, ?2)",
+        [UNIT_COUNT, super::term_docs::DRIFT],
+    )?;
     Ok(())
 }
 

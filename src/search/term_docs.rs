@@ -4,24 +4,52 @@
 //! Counting a word that most units hold ("project" in every project's
 //! bullets) walks tens of thousands of rows, the largest part of a question
 //! over a big memory. The counts come from FTS5's own vocabulary (one scan,
-//! tens of milliseconds for 40,000 units) and are rebuilt by every refresh
-//! that added or removed units. Only a memory of at least
-//! [`COMMON_FROM_UNITS`] units keeps them: in a smaller one, counting costs
-//! nothing. A term held by fewer than [`KEPT_FROM_DOCS`] units is not kept
+//! about 17 ms for 40,000 units) and are rebuilt by a refresh once the units
+//! added or removed since the last rebuild pass a 20th of them. Only a
+//! memory of at least [`COMMON_FROM_UNITS`] units keeps them: in a smaller
+//! one, counting costs nothing. A term held by fewer than [`KEPT_FROM_DOCS`] units is not kept
 //! (counting it is cheap too); a query word is found by its FTS5 term
 //! ([`porter`]).
 
 use super::porter::porter;
 use super::query::COMMON_FROM_UNITS;
 use crate::error::Result;
+use crate::store::kv;
 use rusqlite::{Connection, OptionalExtension};
 
 /// Terms held by at least this many units are kept.
 pub const KEPT_FROM_DOCS: i64 = 256;
 
+/// The `kv` key of how many units were added or removed since the counts
+/// were last rebuilt (absent: never built).
+pub(super) const DRIFT: &str = "search_term_docs_drift";
+
+/// How far the units may drift before the counts are rebuilt: a 20th of
+/// them. A kept count only weighs a word, which a few units more or less do
+/// not move; a consolidation that changed one task leaves the vocabulary
+/// scan for later.
+const REBUILD_AFTER: i64 = 20;
+
+/// Keeps the counts current after a refresh that added or removed
+/// `changed` units and left `units`: rebuilt when never built, or when the
+/// units changed since the last rebuild pass a 20th of them. Runs inside
+/// the refresh's transaction.
+pub fn after_refresh(tx: &Connection, units: i64, changed: usize) -> Result<()> {
+    let drift = kv::get(tx, DRIFT)?
+        .and_then(|v| v.parse::<i64>().ok())
+        .map(|d| d + changed as i64);
+    match drift {
+        Some(d) if d * REBUILD_AFTER <= units => kv::set(tx, DRIFT, &d.to_string()),
+        _ => {
+            rebuild(tx, units)?;
+            kv::set(tx, DRIFT, "0")
+        }
+    }
+}
+
 /// Replaces the kept counts with the index's current ones (`units`: how
-/// many units it holds). Runs inside the refresh's transaction.
-pub fn rebuild(tx: &Connection, units: i64) -> Result<()> {
+/// many units it holds).
+fn rebuild(tx: &Connection, units: i64) -> Result<()> {
     tx.execute("DELETE FROM search_term_docs", [])?;
     if (units as f64) < COMMON_FROM_UNITS {
         return Ok(());
@@ -117,7 +145,15 @@ mod tests {
         assert_eq!(group_docs(conn, &group, 2401.0).unwrap(), Some(1200.0));
         assert_eq!(group_docs(conn, &group[1..], 2401.0).unwrap(), None);
 
-        // A consolidation rewrote the handbook: the counts follow.
+        // One bullet changed: the counts stay (an estimate), no rescan.
+        let text = std::fs::read_to_string(root.join("MEMORY.md")).unwrap();
+        let edited = text.replacen("step 0: deploying", "step 0: building", 1);
+        std::fs::write(root.join("MEMORY.md"), edited).unwrap();
+        crate::search::refresh(store.conn_mut(), &root).unwrap();
+        assert_eq!(exact(store.conn(), "deploying"), 1199);
+        assert_eq!(docs(store.conn(), "deploy").unwrap(), Some(1200));
+
+        // A consolidation rewrote much of the handbook: the counts follow.
         memory(&root, 2400, 4);
         crate::search::refresh(store.conn_mut(), &root).unwrap();
         assert_eq!(docs(store.conn(), "deploy").unwrap(), Some(600));
