@@ -178,7 +178,13 @@ pub fn search(
         sessions::refresh(store.conn_mut())?;
     }
     let groups = query::groups(&opts.query);
-    let full_text = query::rank(store.conn(), &groups)?;
+    let full_text = {
+        // One read transaction for the ranking's dozen statements: the
+        // counts and the match see one snapshot, and SQLite takes its read
+        // lock once instead of once per statement.
+        let snapshot = store.conn().unchecked_transaction()?;
+        query::rank(&snapshot, &groups)?
+    };
     let nearest = match embedder {
         Some(e) => nearest_units(store.conn(), e, &opts.query)?,
         None => Nearest {
@@ -351,18 +357,21 @@ fn rerank(mut hits: Vec<Hit>) -> Vec<Hit> {
 /// the handbook's provenance and the project's own name (the summary drops
 /// "in <project>").
 fn fact_key(hit: &Hit) -> String {
-    let words = |text: &str| -> Vec<String> { query::words(text).collect() };
-    let name = words(
-        hit.project
-            .as_deref()
-            .and_then(|p| p.rsplit('/').next())
-            .unwrap_or(""),
-    );
-    words(&query::indexed_body(&hit.text))
-        .into_iter()
-        .filter(|w| !name.contains(w) && w != "in")
-        .collect::<Vec<_>>()
-        .join(" ")
+    let project = hit
+        .project
+        .as_deref()
+        .and_then(|p| p.rsplit('/').next())
+        .unwrap_or("");
+    let name: Vec<_> = query::words(project).collect();
+    let body = query::indexed_body(&hit.text);
+    let mut key = String::with_capacity(body.len());
+    for word in query::words(&body).filter(|w| !name.contains(w) && w != "in") {
+        if !key.is_empty() {
+            key.push(' ');
+        }
+        key.push_str(&word);
+    }
+    key
 }
 
 /// What the memory holds, from the index: projects with their handbook

@@ -273,6 +273,7 @@ mod tests {
             .flat_map(|g| g.iter())
             .flat_map(|e| super::super::query::words(e))
             .chain(super::super::query::words(&memory))
+            .map(|w| w.into_owned())
             .chain(edge.split_whitespace().map(str::to_string))
             .collect();
         words.sort();

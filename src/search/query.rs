@@ -11,6 +11,7 @@
 use super::vocabulary::{phrase_at, stem, synonyms};
 use crate::error::Result;
 use rusqlite::Connection;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// How many BM25 candidates are re-scored.
@@ -176,7 +177,7 @@ pub struct Group {
 /// group, the entry and its synonyms, even when some of its words are stop
 /// words on their own.
 pub fn groups(question: &str) -> Vec<Group> {
-    let all: Vec<String> = words(question).collect();
+    let all: Vec<String> = words(question).map(Cow::into_owned).collect();
     let stemmed: Vec<String> = all.iter().map(|w| stem(w)).collect();
     let mut seen = HashSet::new();
     let mut out = Vec::new();
@@ -212,10 +213,23 @@ fn group_of(word: String, synonyms: Vec<&str>) -> Group {
 }
 
 /// Lower-case words of letters and digits (an apostrophe ends a word).
-pub(super) fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+pub(super) fn words(text: &str) -> impl Iterator<Item = Cow<'_, str>> + '_ {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+        .map(lower)
+}
+
+/// `word` in lower case, borrowed when it already is (most words of a
+/// memory are): a search lower-cases every word of its 200 candidates.
+pub(super) fn lower(word: &str) -> Cow<'_, str> {
+    if word
+        .bytes()
+        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+    {
+        Cow::Owned(word.to_lowercase())
+    } else {
+        Cow::Borrowed(word)
+    }
 }
 
 /// An FTS5 string literal: the term in double quotes (a quote doubled), so
@@ -367,8 +381,8 @@ fn candidate_words(
         Ok((
             r.get::<_, i64>(0)?,
             [
-                stems_starting(&r.get::<_, String>(1)?, prefixes),
-                stems_starting(&r.get::<_, String>(2)?, prefixes),
+                stems_starting(r.get_ref(1)?.as_str()?, prefixes),
+                stems_starting(r.get_ref(2)?.as_str()?, prefixes),
             ],
         ))
     })?;

@@ -33,16 +33,20 @@ const REBUILD_AFTER: i64 = 20;
 /// Keeps the counts current after a refresh that added or removed
 /// `changed` units and left `units`: rebuilt when never built, or when the
 /// units changed since the last rebuild pass a 20th of them. Runs inside
-/// the refresh's transaction.
-pub fn after_refresh(tx: &Connection, units: i64, changed: usize) -> Result<()> {
+/// the refresh's transaction. Whether they were rebuilt.
+pub fn after_refresh(tx: &Connection, units: i64, changed: usize) -> Result<bool> {
     let drift = kv::get(tx, DRIFT)?
         .and_then(|v| v.parse::<i64>().ok())
         .map(|d| d + changed as i64);
     match drift {
-        Some(d) if d * REBUILD_AFTER <= units => kv::set(tx, DRIFT, &d.to_string()),
+        Some(d) if d * REBUILD_AFTER <= units => {
+            kv::set(tx, DRIFT, &d.to_string())?;
+            Ok(false)
+        }
         _ => {
             rebuild(tx, units)?;
-            kv::set(tx, DRIFT, "0")
+            kv::set(tx, DRIFT, "0")?;
+            Ok(true)
         }
     }
 }

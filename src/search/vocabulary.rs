@@ -1190,19 +1190,21 @@ fn index() -> &'static Index {
     INDEX.get_or_init(|| {
         let mut words: HashMap<String, Vec<usize>> = HashMap::new();
         let mut phrases: Vec<(Vec<String>, Vec<usize>)> = Vec::new();
+        // Where each phrase is in `phrases` (kept in the vocabulary's order).
+        let mut phrase_at: HashMap<Vec<String>, usize> = HashMap::new();
         for (n, group) in GROUPS.iter().enumerate() {
             for entry in *group {
-                let stems = entry_words(entry);
-                let slot = match stems.as_slice() {
-                    [] => continue,
-                    [one] => words.entry(one.clone()).or_default(),
-                    _ => match phrases.iter().position(|(p, _)| *p == stems) {
-                        Some(at) => &mut phrases[at].1,
-                        None => {
+                let mut stems = entry_words(entry);
+                let slot = match stems.len() {
+                    0 => continue,
+                    1 => words.entry(stems.pop().expect("one word")).or_default(),
+                    _ => {
+                        let at = *phrase_at.entry(stems.clone()).or_insert_with(|| {
                             phrases.push((stems, Vec::new()));
-                            &mut phrases.last_mut().expect("just pushed").1
-                        }
-                    },
+                            phrases.len() - 1
+                        });
+                        &mut phrases[at].1
+                    }
                 };
                 if !slot.contains(&n) {
                     slot.push(n);
@@ -1217,7 +1219,7 @@ fn index() -> &'static Index {
 /// digits) and lower-cased, the last one [`stem`]med: a phrase takes an
 /// ending only at its end ("static checks"; "logging in" is not "log in").
 fn entry_words(entry: &str) -> Vec<String> {
-    let mut words: Vec<String> = super::query::words(entry).collect();
+    let mut words: Vec<String> = super::query::words(entry).map(|w| w.into_owned()).collect();
     if let Some(last) = words.last_mut() {
         *last = stem(last);
     }
@@ -1266,13 +1268,14 @@ pub fn phrase_at(words: &[String], stems: &[String]) -> Option<(usize, Vec<&'sta
 /// final consonant dropped (`shipping`, `ships` and `ship` agree; so do
 /// `caching` and `cache`).
 pub fn stem(word: &str) -> String {
-    let mut w = word.to_lowercase();
+    let mut w = super::query::lower(word).into_owned();
     for (suffix, keep) in [("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")] {
         if let Some(base) = w.strip_suffix(suffix)
             && base.len() >= 3
             && !(suffix == "s" && base.ends_with('s'))
         {
-            w = format!("{base}{keep}");
+            w.truncate(base.len());
+            w.push_str(keep);
             break;
         }
     }
