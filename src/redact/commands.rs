@@ -439,9 +439,7 @@ pub(super) fn argument(text: &[u8], hit_end: usize, n: usize, out: &mut Vec<Find
     let before = &text[own_line.saturating_sub(256)..own_line];
     if super::lex::contains_ci(&text[own_line.saturating_sub(256)..line_end], b"algolia")
         && (says_public(&text[own_line..line_end])
-            || before
-                .split(|&b| b == b'\n')
-                .any(|l| says_public(l) && !names_its_key(l)))
+            || super::lex::lines(before).any(|l| says_public(l) && !names_its_key(l)))
     {
         return;
     }

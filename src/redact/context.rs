@@ -205,6 +205,31 @@ pub(super) fn provider_key_near(
     });
 }
 
+/// Vault's unseal keys (Shamir shares of the root key) after
+/// `unseal_keys_b64` / `unseal_keys_hex` (`vault operator init -format=json`)
+/// or "unseal with these": every random run of 40 to 48 base64 characters
+/// or 64 to 66 hex digits in the next kilobyte, wherever they are listed.
+pub(super) fn unseal_keys(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let to = text.len().min(hit_end + 1024);
+    let base64 = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=');
+    runs(text, hit_end, to, base64, |s, e| {
+        let v = &text[s..e];
+        let hex = v.iter().all(u8::is_ascii_hexdigit);
+        let share = if hex {
+            (64..=66).contains(&v.len())
+        } else {
+            (40..=48).contains(&v.len())
+        };
+        if share && looks_random(v) && !is_harmless(v) {
+            out.push(Finding {
+                rule: "vault_unseal_key",
+                start: s,
+                end: e,
+            });
+        }
+    });
+}
+
 /// A wallet's recovery phrase after a word naming it (`--mnemonic "…"`,
 /// `MNEMONIC=…`, `derive-private-key "…"`, `fromPhrase("…")`): 12, 13, 15,
 /// 18, 21 or 24 lower-case words of 3 to 8 letters (BIP-39, Electrum), or

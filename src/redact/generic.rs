@@ -362,6 +362,16 @@ fn classify_words(name: &[u8]) -> Option<Kind> {
     }
     let last = *ws.last()?;
     let prev = ws.len().checked_sub(2).map(|i| ws[i]);
+    // A search-only key (`ALGOLIA_SEARCH_ONLY_API_KEY`, `ALGOLIA_SEARCH_KEY`)
+    // is public by design: the browser sends it.
+    let has = |w: &str| ws.iter().any(|x| is(x, w));
+    if has("search") && (has("only") || has("algolia")) && !has("admin") && !has("write") {
+        return None;
+    }
+    // Honeycomb's ingest key travels as `X-Honeycomb-Team`.
+    if is(last, "team") && prev.is_some_and(|p| is(p, "honeycomb")) {
+        return Some(Kind::Secret);
+    }
     // `pass` and `pw` alone are test verdicts (`--- PASS: TestX`) and
     // Python; as the last word of a compound (`DB_PASS`) they are passwords.
     if ends(last, "password")

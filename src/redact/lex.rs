@@ -118,6 +118,27 @@ pub(super) fn line_start(text: &[u8], i: usize, max: usize) -> usize {
     limit
 }
 
+/// The logical lines of `text`: split at newlines and at the escaped `\n`
+/// of a JSON string, as [`line_start`] reads them.
+pub(super) fn lines(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let t = rest?;
+        let cut =
+            (0..t.len()).find(|&i| t[i] == b'\n' || (t[i] == b'\\' && t.get(i + 1) == Some(&b'n')));
+        match cut {
+            Some(i) => {
+                rest = Some(&t[i + if t[i] == b'\n' { 1 } else { 2 }..]);
+                Some(&t[..i])
+            }
+            None => {
+                rest = None;
+                Some(t)
+            }
+        }
+    })
+}
+
 /// End of the logical line that contains `i`: a newline, an escaped `\n` or
 /// `\r` inside a JSON string, or an unescaped `"` that closes that string; at
 /// most `max` bytes on.

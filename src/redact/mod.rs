@@ -99,6 +99,8 @@ enum Action {
     Discord,
     /// A prefix-less provider key of this length after the provider's name.
     ProviderNear(usize),
+    /// Vault's unseal keys, listed after `unseal_keys_b64` or "unseal with".
+    UnsealKeys,
     Salesforce,
     Mailchimp,
     /// A New Relic license key: 36 hex digits, then `NRAL`.
@@ -635,6 +637,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     (": xauth ", Action::IpsecSecret),
     ("set password", Action::SqlSetPassword),
     ("variable ", Action::TerraformVariable),
+    ("unseal_keys", Action::UnsealKeys),
+    ("unseal with", Action::UnsealKeys),
     ("cohere", Action::ProviderNear(40)),
     ("mistral", Action::ProviderNear(32)),
     ("00d", Action::Salesforce),
@@ -708,6 +712,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::Terraform => shapes::terraform(text, start, end, out),
         Action::Discord => context::discord_bot_token(text, end, out),
         Action::ProviderNear(len) => context::provider_key_near(text, start, end, len, out),
+        Action::UnsealKeys => context::unseal_keys(text, end, out),
         Action::Salesforce => shapes::salesforce(text, start, out),
         Action::Mailchimp => shapes::mailchimp(text, start, out),
         Action::NewRelicLicense => shapes::new_relic_license(text, start, out),
@@ -810,8 +815,19 @@ pub fn find_secrets_after(
         _ => detect(text, start, end, action, &mut found),
     });
     context::discord_by_dots(text, &mut found);
+    found.retain(|f| !in_aws_arn(text, f.start));
     also_elsewhere(text, &mut found);
     (merge(found), next)
+}
+
+/// Whether `at` is inside an AWS ARN (`arn:aws:secretsmanager:…:secret:
+/// prod/db-AbC123`): a resource's name, which holds no secret, though its
+/// parts (`secret:…`) read like one.
+fn in_aws_arn(text: &[u8], at: usize) -> bool {
+    let token = lex::run_back(text, at, 256, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b':' | b'/' | b'-' | b'_' | b'.' | b'+' | b'@')
+    });
+    text[token..].starts_with(b"arn:aws")
 }
 
 /// Every other place in `text` where a found secret appears as a word of

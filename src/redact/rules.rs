@@ -215,6 +215,18 @@ pub(super) static TOKEN_RULES: &[TokenRule] = &[
     rule("stripe_webhook_secret", "whsec_", Base64, 24, 100, Plain),
     // Adyen: `AQE`, base64 parts joined by `=-`, a last part of punctuation.
     rule("adyen_api_key", "AQE", Graphic, 80, 400, Random),
+    // What `django-admin startproject` writes: 50 characters of
+    // `a-z0-9!@#$%^&*(-_=+)` after the prefix.
+    rule(
+        "django_secret_key",
+        "django-insecure-",
+        Graphic,
+        40,
+        60,
+        Plain,
+    ),
+    // Laravel's encrypted cookies and payloads: base64 of `{"iv":…`.
+    rule("laravel_encrypted", "eyJpdiI6", Base64, 60, ANY, Plain),
     rule("square_token", "sq0atp-", Url, 22, 60, Plain),
     rule("square_token", "sq0csp-", Url, 22, 60, Plain),
     // Chat.

@@ -393,3 +393,59 @@ fn exports_and_parameters_keep_their_names() {
         r#"Authorization: Token token="[REDACTED_SECRET]""#
     );
 }
+
+#[test]
+fn vault_unseal_keys_listed_after_their_name_go() {
+    let k1 = tok("oSN3Ei1e7bXSBKele", "FRPrsZEezegGAA7y04NyZhj2QA=");
+    let k2 = tok("amnhF6u2qui9lW16I", "BuuaYHcEi2LeujMxS2pZIxwNtE=");
+    let json = format!("{{\n  \"unseal_keys_b64\": [\n    \"{k1}\",\n    \"{k2}\"\n  ],");
+    let out = r(&json);
+    assert!(
+        !out.contains(&k1[..12]) && !out.contains(&k2[..12]),
+        "{out}"
+    );
+    assert!(out.contains("\"unseal_keys_b64\": ["), "{out}");
+    let prose = format!("unseal with these (need 3 of 5):\n{k1}\n{k2}\n");
+    let out = r(&prose);
+    assert!(
+        !out.contains(&k1[..12]) && !out.contains(&k2[..12]),
+        "{out}"
+    );
+    // Base64 of that length elsewhere is left alone.
+    let digest = format!("sha256 of the layer: {k1}");
+    assert_eq!(r(&digest), digest);
+}
+
+#[test]
+fn django_and_laravel_generated_secrets_go_whole() {
+    let django = tok(
+        "django-insecure-",
+        "aa%d28e1lo+w-mrvse9j9bq!h^9f%4swf0=k*op8d*d^7@((0*",
+    );
+    let out = r(&format!("4→DJANGO_KEY={django}\\n5→TZ=UTC"));
+    assert_eq!(out, "4→DJANGO_KEY=[REDACTED_SECRET]\\n5→TZ=UTC");
+    let laravel = tok(
+        "eyJpdiI6",
+        "IkF1KzRaUVFIY2RnYXh0dHF4WnhCQUE9PSIsInZhbHVlIjoiRngrN3RCSFBzaW5SdTZ2aGJl",
+    );
+    let out = r(&format!("my cookie is {laravel}%3D%3D now"));
+    assert!(!out.contains("IkF1KzRa"), "{out}");
+    assert!(out.starts_with("my cookie is ["), "{out}");
+}
+
+#[test]
+fn arns_and_search_only_keys_stay() {
+    let arn = "aws secretsmanager describe-secret --secret-id \
+               arn:aws:secretsmanager:eu-central-1:676089589598:secret:payments/stripe-KtjXgt --query Name";
+    assert_eq!(r(arn), arn);
+    let env = format!("NEXT_PUBLIC_ALGOLIA_SEARCH_ONLY_API_KEY={HEX32}");
+    assert_eq!(r(&env), env);
+    // An escaped newline ends the comment that says the key is public.
+    let call = format!(
+        "{{\"content\":\"3→// Search-Only API key: safe to expose\\n4→const c = algoliasearch('H7X2KQ9P0L', '{HEX32}');\",\"id\":\"toolu_01bUQiqZin7tuCF1lsL9bmDI\"}}"
+    );
+    assert_eq!(r(&call), call);
+    // The admin key of the same app still goes.
+    let admin = format!("ALGOLIA_ADMIN_API_KEY={HEX32}");
+    assert_eq!(r(&admin), "ALGOLIA_ADMIN_API_KEY=[REDACTED_SECRET]");
+}
