@@ -1500,6 +1500,7 @@ pub fn all() -> Vec<Negative> {
             .chain(call_and_id_lookalikes(&mut rng))
             .chain(fallback_and_label_lookalikes(&mut rng))
             .chain(table_and_call_lookalikes(&mut rng))
+            .chain(arn_and_search_key_lookalikes(&mut rng))
             .map(|(category, text)| Negative { category, text }),
     );
     out
@@ -1830,6 +1831,32 @@ fn table_and_call_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
         (
             "shell",
             "$ cat ~/.p4tickets\ncat: /home/dev/.p4tickets: No such file or directory".to_string(),
+        ),
+    ]
+}
+
+/// A secret's ARN (its name, not its value) and Algolia's search-only key,
+/// which browsers are sent by design.
+fn arn_and_search_key_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "arn",
+            format!(
+                "aws secretsmanager get-secret-value --secret-id arn:aws:secretsmanager:us-west-2:{}:secret:billing/stripe-live-{} --query Name",
+                rng.string(DIGITS, 12),
+                rng.string(ALNUM, 6)
+            ),
+        ),
+        (
+            "public_key",
+            format!(
+                "NEXT_PUBLIC_ALGOLIA_SEARCH_ONLY_API_KEY={}",
+                rng.string(HEX, 32)
+            ),
+        ),
+        (
+            "public_key",
+            format!("ALGOLIA_SEARCH_KEY={}", rng.string(HEX, 32)),
         ),
     ]
 }

@@ -4174,6 +4174,7 @@ pub fn all() -> Vec<Positive> {
     calls_flags_and_ids(&mut rng, &mut out);
     fallbacks_hashes_and_labels(&mut rng, &mut out);
     calls_tables_and_nested_quotes(&mut rng, &mut out);
+    generated_framework_keys(&mut rng, &mut out);
     out
 }
 
@@ -4968,5 +4969,54 @@ fn calls_tables_and_nested_quotes(rng: &mut Rng, out: &mut Vec<Positive>) {
             "$ cat ~/.p4tickets\nssl:p4.example.test:1666=build:{first}\n10.0.3.5:1666=art-sync:{second}"
         ),
         vec![first, second],
+    );
+}
+
+/// Keys that tools generate and print: Vault's unseal keys (JSON from
+/// `vault operator init` and a list in prose), Django's `django-insecure-`
+/// key, a Laravel encrypted cookie.
+fn generated_framework_keys(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let mut push = |kind: &'static str, text: String, secrets: Vec<String>| {
+        out.push(Positive {
+            family: "generated_framework_keys",
+            kind,
+            text,
+            secrets,
+        });
+    };
+    let shares: Vec<String> = (0..3)
+        .map(|_| format!("{}=", rng.string(B64, 43)))
+        .collect();
+    push(
+        "vault_init_json",
+        format!(
+            "$ vault operator init -format=json\n{{\n  \"unseal_keys_b64\": [\n    \"{}\",\n    \"{}\",\n    \"{}\"\n  ],\n  \"unseal_shares\": 3,",
+            shares[0], shares[1], shares[2]
+        ),
+        shares.clone(),
+    );
+    let hex: Vec<String> = (0..2).map(|_| rng.string(HEX, 66)).collect();
+    push(
+        "vault_unseal_prose",
+        format!(
+            "ok, unseal with these two for now:\n\n{}\n{}\n\nthe third is in the safe",
+            hex[0], hex[1]
+        ),
+        hex,
+    );
+    let django = format!(
+        "django-insecure-{}",
+        rng.string("abcdefghijklmnopqrstuvwxyz0123456789!@#%^&*(-_=+)", 50)
+    );
+    push(
+        "django_generated_key",
+        format!("settings.py:23:SECRET_KEY = '{django}'"),
+        vec![django],
+    );
+    let laravel = format!("eyJpdiI6{}", rng.string(ALNUM, 180));
+    push(
+        "laravel_cookie",
+        format!("the request had laravel stuff in it: {laravel}%3D%3D and then a 419"),
+        vec![laravel],
     );
 }
