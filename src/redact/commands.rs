@@ -64,6 +64,8 @@ pub(super) enum Cmd {
     HashPassword,
     /// Dell iDRAC's `racadm -r host -u root -p X`.
     Racadm,
+    /// Minecraft RCON clients: `mcrcon -p X`, `rcon-cli --password X`.
+    Rcon,
     /// net-snmp's `createUser NAME SHA X AES Y` (snmpd.conf).
     SnmpUser,
     /// `steamcmd +login USER X`.
@@ -550,6 +552,9 @@ const PASSWORD_FLAGS: &[(Cmd, &[u8], Carries)] = &[
     (Cmd::Mosquitto, b"-P", Carries::Next),
     (Cmd::Psexec, b"-p", Carries::Next),
     (Cmd::Racadm, b"-p", Carries::Next),
+    (Cmd::Rcon, b"-p", Carries::Next),
+    (Cmd::Rcon, b"--password", Carries::Next),
+    (Cmd::Rcon, b"--password=", Carries::Attached),
     (Cmd::Ipmi, b"-P", Carries::Next),
     (Cmd::Snmp, b"-A", Carries::Next),
     (Cmd::Snmp, b"-X", Carries::Next),

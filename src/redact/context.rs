@@ -205,6 +205,73 @@ pub(super) fn provider_key_near(
     });
 }
 
+/// An Asana personal access token near the word "asana", whose digits a
+/// name-based rule would leave: `1/<user gid>:<32 hex>` or
+/// `2/<user gid>/<token gid>:<32 hex>`, before or after the word.
+pub(super) fn asana_pat(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    let from = hit.saturating_sub(WINDOW);
+    let to = text.len().min(hit_end + WINDOW);
+    let class = |b: u8| b.is_ascii_digit() || matches!(b, b'/' | b':' | b'a'..=b'f');
+    runs(text, from, to, class, |s, e| {
+        if is_asana_pat(&text[s..e]) {
+            out.push(Finding {
+                rule: "asana_pat",
+                start: s,
+                end: e,
+            });
+        }
+    });
+}
+
+/// Whether `v` is exactly an Asana personal access token.
+fn is_asana_pat(v: &[u8]) -> bool {
+    let Some(colon) = v.iter().position(|&b| b == b':') else {
+        return false;
+    };
+    let (ids, hex) = (&v[..colon], &v[colon + 1..]);
+    let gids: Vec<&[u8]> = ids.split(|&b| b == b'/').collect();
+    let version_fits = match gids[0] {
+        b"1" => gids.len() == 2,
+        b"2" => gids.len() == 3,
+        _ => false,
+    };
+    version_fits
+        && gids[1..]
+            .iter()
+            .all(|g| (10..=20).contains(&g.len()) && g.iter().all(u8::is_ascii_digit))
+        && hex.len() == 32
+        && hex.iter().all(u8::is_ascii_hexdigit)
+}
+
+/// The `encoded` field of the reply that created an Elasticsearch API key
+/// (base64 of `id:api_key`, what clients send): its value, when an
+/// `api_key` field comes shortly before it.
+pub(super) fn elastic_encoded(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    let before = &text[hit.saturating_sub(WINDOW)..hit];
+    if !super::lex::contains(before, b"\"api_key\"")
+        && !super::lex::contains(before, b"\"api_key\\\"")
+    {
+        return;
+    }
+    // `"encoded": "…"`, also as `\"encoded\":\"…\"` inside a JSON string.
+    let mut i = run(text, hit_end, 2, |b| b == b'\\' || b == b'"');
+    i = skip_blanks(text, i);
+    if text.get(i) != Some(&b':') {
+        return;
+    }
+    let Some(value) = super::lex::value_at(text, skip_blanks(text, i + 1)) else {
+        return;
+    };
+    let v = &text[value.start..value.end];
+    if value.quoted && v.len() >= 40 && v.iter().all(|&b| b64(b) || b == b'=') && looks_random(v) {
+        out.push(Finding {
+            rule: "elastic_api_key",
+            start: value.start,
+            end: value.end,
+        });
+    }
+}
+
 /// Vault's unseal keys (Shamir shares of the root key) after
 /// `unseal_keys_b64` / `unseal_keys_hex` (`vault operator init -format=json`)
 /// or "unseal with these": every random run of 40 to 48 base64 characters

@@ -679,8 +679,9 @@ fn password_through_punctuation(text: &[u8], end: usize) -> usize {
             ) && b >= 0x20
         });
         let piece = &text[end + 1..rest];
-        // A further pair starts with its name (`,b=c`, `&next=…`); `&=q26`
-        // and `,2=6uc` are more of the password.
+        // A further pair starts with its name (`,b=c`, `&next=…`,
+        // `,x-honeycomb-dataset=web` in OTLP headers); `&=q26` and `,2=6uc`
+        // are more of the password.
         let next_pair = piece
             .iter()
             .position(|&b| b == b'=' || b == b':')
@@ -689,7 +690,7 @@ fn password_through_punctuation(text: &[u8], end: usize) -> usize {
                     && piece[0].is_ascii_alphabetic()
                     && piece[..at]
                         .iter()
-                        .all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+                        .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
             });
         if piece.is_empty() || next_pair {
             break;
@@ -1528,6 +1529,30 @@ pub(super) fn is_app_password(v: &[u8]) -> bool {
             }
         })
         && v.iter().any(u8::is_ascii_lowercase)
+}
+
+/// A here-string given to a command on the line of a secret's name
+/// (`vercel env add NEXTAUTH_SECRET production <<< 'X'`, `gh secret set
+/// API_TOKEN <<< X`): its word, through the gate of that name's kind.
+pub(super) fn here_string(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<Finding>) {
+    let line = super::lex::line_start(text, hit, 512);
+    let Some(kind) = text[line..hit]
+        .split(|&b| !name_byte(b))
+        .filter(|w| w.len() > 3)
+        .find_map(classify)
+    else {
+        return;
+    };
+    let Some(value) = value_at(text, skip_blanks(text, hit_end)) else {
+        return;
+    };
+    if value.end > value.start && accepts(text, kind, value, Sep::Tight) {
+        out.push(Finding {
+            rule: "here_string_secret",
+            start: value.start,
+            end: value.end,
+        });
+    }
 }
 
 /// Whether `value`, found under a name of `kind` as an element's text,

@@ -101,6 +101,12 @@ enum Action {
     ProviderNear(usize),
     /// Vault's unseal keys, listed after `unseal_keys_b64` or "unseal with".
     UnsealKeys,
+    /// An Asana personal access token near the word "asana".
+    AsanaPat,
+    /// A here-string (`<<< 'X'`) on the line of a secret's name.
+    HereString,
+    /// Elasticsearch's `encoded` API key after its `api_key`.
+    ElasticEncoded,
     Salesforce,
     Mailchimp,
     /// A New Relic license key: 36 hex digits, then `NRAL`.
@@ -361,6 +367,8 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("mosquitto_sub", Action::Command(Cmd::Mosquitto)),
     ("psexec", Action::Command(Cmd::Psexec)),
     ("racadm", Action::Command(Cmd::Racadm)),
+    ("mcrcon", Action::Command(Cmd::Rcon)),
+    ("rcon-cli", Action::Command(Cmd::Rcon)),
     ("createuser ", Action::Command(Cmd::SnmpUser)),
     ("+login ", Action::Command(Cmd::SteamLogin)),
     ("ipmitool", Action::Command(Cmd::Ipmi)),
@@ -432,6 +440,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("password is ", Action::ProsePassword),
     ("app password", Action::AppPassword),
     ("passphrase is ", Action::ProsePassword),
+    (" pw is ", Action::ProsePassword),
     ("password ", Action::ProseRandom),
     ("value is ", Action::ProseRandom),
     // `elasticsearch-reset-password`: "New value: X".
@@ -639,6 +648,11 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("variable ", Action::TerraformVariable),
     ("unseal_keys", Action::UnsealKeys),
     ("unseal with", Action::UnsealKeys),
+    ("asana", Action::AsanaPat),
+    ("<<<", Action::HereString),
+    ("\"encoded", Action::ElasticEncoded),
+    // Honeycomb's ingest key travels as `X-Honeycomb-Team`.
+    ("honeycomb-team", Action::Assign),
     ("cohere", Action::ProviderNear(40)),
     ("mistral", Action::ProviderNear(32)),
     ("00d", Action::Salesforce),
@@ -713,6 +727,9 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::Discord => context::discord_bot_token(text, end, out),
         Action::ProviderNear(len) => context::provider_key_near(text, start, end, len, out),
         Action::UnsealKeys => context::unseal_keys(text, end, out),
+        Action::AsanaPat => context::asana_pat(text, start, end, out),
+        Action::HereString => generic::here_string(text, start, end, out),
+        Action::ElasticEncoded => context::elastic_encoded(text, start, end, out),
         Action::Salesforce => shapes::salesforce(text, start, out),
         Action::Mailchimp => shapes::mailchimp(text, start, out),
         Action::NewRelicLicense => shapes::new_relic_license(text, start, out),

@@ -449,3 +449,93 @@ fn arns_and_search_only_keys_stay() {
     let admin = format!("ALGOLIA_ADMIN_API_KEY={HEX32}");
     assert_eq!(r(&admin), "ALGOLIA_ADMIN_API_KEY=[REDACTED_SECRET]");
 }
+
+#[test]
+fn asana_tokens_go_whole_near_their_name() {
+    let pat = tok("2/1204567890123456/1205678901234567:", HEX32);
+    assert_eq!(
+        r(&format!("use {pat} for the asana sync")),
+        "use [REDACTED_SECRET] for the asana sync"
+    );
+    let old = tok("1/1204567890123456:", HEX32);
+    assert_eq!(
+        r(&format!("Asana PAT: {old}")),
+        "Asana PAT: [REDACTED_SECRET]"
+    );
+    // Task ids and times near the word stay; so does the shape far from it.
+    let ids = "asana task 1204567890123456 at 12:30 in /1/2";
+    assert_eq!(r(ids), ids);
+    let far = format!("{}{pat}", "x ".repeat(400));
+    assert_eq!(r(&far), far);
+}
+
+#[test]
+fn honeycomb_keys_in_headers_go_and_the_next_header_stays() {
+    let key = "7fJq2LmN9xZpR4tVw8KbYc";
+    assert_eq!(
+        r(&format!(
+            "curl -H \"X-Honeycomb-Team: {key}\" https://api.honeycomb.io/1/events/web"
+        )),
+        "curl -H \"X-Honeycomb-Team: [REDACTED_SECRET]\" https://api.honeycomb.io/1/events/web"
+    );
+    assert_eq!(
+        r(&format!(
+            "OTEL_EXPORTER_OTLP_HEADERS=\"x-honeycomb-team={key},x-honeycomb-dataset=web\""
+        )),
+        "OTEL_EXPORTER_OTLP_HEADERS=\"x-honeycomb-team=[REDACTED_SECRET],x-honeycomb-dataset=web\""
+    );
+    let placeholder = "X-Honeycomb-Team: YOUR_API_KEY";
+    assert_eq!(r(placeholder), placeholder);
+}
+
+#[test]
+fn here_strings_under_a_secret_name_go() {
+    let secret = tok("Qm9vT2x1ZGVy", "R2FyZGVuU3RhdGlvbjE5ODc=");
+    assert_eq!(
+        r(&format!(
+            "vercel env add NEXTAUTH_SECRET production <<< '{secret}'"
+        )),
+        "vercel env add NEXTAUTH_SECRET production <<< '[REDACTED_SECRET]'"
+    );
+    for kept in [
+        "cat <<< \"$API_TOKEN\"",
+        "gh secret set API_TOKEN <<< \"${{ secrets.X }}\"",
+        "grep -c x <<< 'a8Fk2LmQ9xZpR4tVw8KbYcNd'",
+    ] {
+        assert_eq!(r(kept), kept);
+    }
+}
+
+#[test]
+fn elastic_encoded_keys_go_after_their_api_key() {
+    let reply = "{\"id\":\"VuaCfGcBCdbkQm-e5aOx\",\"name\":\"ingest\",\"api_key\":\"ui2lp2axTNmsyakw9tvNnw\",\
+                 \"encoded\":\"VnVhQ2ZHY0JDZGJrUW0tZTVhT3g6dWkybHAyYXhUTm1zeWFrdzl0dk5udw==\"}";
+    let out = r(reply);
+    assert!(out.ends_with("\"encoded\":\"[REDACTED_SECRET]\"}"), "{out}");
+    let escaped = "{\"output\":\"{\\\"api_key\\\" : \\\"ui2lp2axTNmsyakw9tvNnw\\\",\\n  \
+                   \\\"encoded\\\" : \\\"VnVhQ2ZHY0JDZGJrUW0tZTVhT3g6dWkybHAyYXhUTm1zeWFrdzl0dk5udw==\\\"\\n}\"}";
+    assert!(!r(escaped).contains("VnVhQ2ZH"), "{}", r(escaped));
+    // Base64 under `encoded` with no API key before it stays.
+    let other = "{\"api_key_id\":\"x\",\"encoded\":\"aGVsbG8gd29ybGQgdGhpcyBpcyBub3QgYSBzZWNyZXQgYXQgYWxsIG9r\"}";
+    assert_eq!(r(other), other);
+}
+
+#[test]
+fn rcon_passwords_and_pw_in_prose_go() {
+    assert_eq!(
+        r("mcrcon -H 127.0.0.1 -p 'Tr0mb0ne!Sky' \"say hi\""),
+        "mcrcon -H 127.0.0.1 -p '[REDACTED_SECRET]' \"say hi\""
+    );
+    assert_eq!(
+        r("docker exec mc rcon-cli --password Xk29fLmQp7 list"),
+        "docker exec mc rcon-cli --password [REDACTED_SECRET] list"
+    );
+    let port = "mcrcon -H host -P 25575 list";
+    assert_eq!(r(port), port);
+    assert_eq!(
+        r("the root pw is Copper=Willow29 btw"),
+        "the root pw is [REDACTED_SECRET] btw"
+    );
+    let prose = "the new pw is stored in vault";
+    assert_eq!(r(prose), prose);
+}

@@ -1501,6 +1501,7 @@ pub fn all() -> Vec<Negative> {
             .chain(fallback_and_label_lookalikes(&mut rng))
             .chain(table_and_call_lookalikes(&mut rng))
             .chain(arn_and_search_key_lookalikes(&mut rng))
+            .chain(here_string_and_reply_lookalikes(&mut rng))
             .map(|(category, text)| Negative { category, text }),
     );
     out
@@ -1858,5 +1859,30 @@ fn arn_and_search_key_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
             "public_key",
             format!("ALGOLIA_SEARCH_KEY={}", rng.string(HEX, 32)),
         ),
+    ]
+}
+
+/// Asana ids and times, here-strings under no secret's name, base64 under
+/// `encoded` with no API key, an RCON port, "pw is" in a sentence.
+fn here_string_and_reply_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "ids",
+            format!(
+                "asana task {} moved at 12:30, see /1/2 in the board",
+                rng.string(DIGITS, 16)
+            ),
+        ),
+        (
+            "shell",
+            format!("grep -c needle <<< '{}'", rng.string(ALNUM, 24)),
+        ),
+        (
+            "json",
+            "{\"api_key_id\":\"x\",\"encoded\":\"aGVsbG8gd29ybGQgdGhpcyBpcyBub3QgYSBzZWNyZXQgYXQgYWxsIG9r\"}"
+                .to_string(),
+        ),
+        ("shell", "mcrcon -H host -P 25575 list".to_string()),
+        ("prose", "the new pw is stored in vault".to_string()),
     ]
 }

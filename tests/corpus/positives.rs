@@ -4175,6 +4175,7 @@ pub fn all() -> Vec<Positive> {
     fallbacks_hashes_and_labels(&mut rng, &mut out);
     calls_tables_and_nested_quotes(&mut rng, &mut out);
     generated_framework_keys(&mut rng, &mut out);
+    headers_here_strings_and_replies(&mut rng, &mut out);
     out
 }
 
@@ -5018,5 +5019,70 @@ fn generated_framework_keys(rng: &mut Rng, out: &mut Vec<Positive>) {
         "laravel_cookie",
         format!("the request had laravel stuff in it: {laravel}%3D%3D and then a 419"),
         vec![laravel],
+    );
+}
+
+/// Asana tokens, Honeycomb's header, here-strings, Elasticsearch's
+/// `encoded` key, RCON passwords and "pw is" in prose.
+fn headers_here_strings_and_replies(rng: &mut Rng, out: &mut Vec<Positive>) {
+    let mut push = |kind: &'static str, text: String, secrets: Vec<String>| {
+        out.push(Positive {
+            family: "headers_here_strings_and_replies",
+            kind,
+            text,
+            secrets,
+        });
+    };
+    let asana = format!(
+        "2/{}/{}:{}",
+        rng.string(DIGITS, 16),
+        rng.string(DIGITS, 16),
+        rng.string(HEX, 32)
+    );
+    push(
+        "asana_pat",
+        format!("here's the Asana PAT for the sync job: {asana}"),
+        vec![asana],
+    );
+    let honeycomb = rng.string(ALNUM, 22);
+    push(
+        "honeycomb_otlp_headers",
+        format!(
+            "export OTEL_EXPORTER_OTLP_HEADERS=\"x-honeycomb-team={honeycomb},x-honeycomb-dataset=api\""
+        ),
+        vec![honeycomb],
+    );
+    let secret = rng.string(B64, 44);
+    push(
+        "here_string",
+        format!("$ vercel env add NEXTAUTH_SECRET production <<< '{secret}'"),
+        vec![secret],
+    );
+    let encoded = rng.string(B64, 60);
+    push(
+        "elastic_encoded",
+        format!(
+            "{{\n  \"id\" : \"{}\",\n  \"name\" : \"beats\",\n  \"api_key\" : \"{}\",\n  \"encoded\" : \"{encoded}\"\n}}",
+            rng.string(URL, 20),
+            rng.string(URL, 22)
+        ),
+        vec![encoded],
+    );
+    let pw = format!("{}!{}", rng.string(LETTERS, 8), rng.string(DIGITS, 3));
+    push(
+        "rcon_password",
+        format!("mcrcon -H 10.0.0.5 -P 25575 -p '{pw}' \"whitelist add steve\""),
+        vec![pw],
+    );
+    let pw = format!(
+        "{}={}{}",
+        rng.string(LETTERS, 6),
+        rng.string(LETTERS, 6),
+        rng.string(DIGITS, 2)
+    );
+    push(
+        "pw_in_prose",
+        format!("fyi the root pw is {pw} until friday"),
+        vec![pw],
     );
 }
