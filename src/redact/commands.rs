@@ -66,6 +66,8 @@ pub(super) enum Cmd {
     Racadm,
     /// Minecraft RCON clients: `mcrcon -p X`, `rcon-cli --password X`.
     Rcon,
+    /// `bin/magento setup:install … --key=X` (the store's encryption key).
+    MagentoSetup,
     /// net-snmp's `createUser NAME SHA X AES Y` (snmpd.conf).
     SnmpUser,
     /// `steamcmd +login USER X`.
@@ -555,6 +557,8 @@ const PASSWORD_FLAGS: &[(Cmd, &[u8], Carries)] = &[
     (Cmd::Rcon, b"-p", Carries::Next),
     (Cmd::Rcon, b"--password", Carries::Next),
     (Cmd::Rcon, b"--password=", Carries::Attached),
+    (Cmd::MagentoSetup, b"--key=", Carries::Attached),
+    (Cmd::MagentoSetup, b"--key", Carries::Next),
     (Cmd::Ipmi, b"-P", Carries::Next),
     (Cmd::Snmp, b"-A", Carries::Next),
     (Cmd::Snmp, b"-X", Carries::Next),

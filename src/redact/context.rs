@@ -272,6 +272,37 @@ pub(super) fn elastic_encoded(text: &[u8], hit: usize, hit_end: usize, out: &mut
     }
 }
 
+/// Magento's encryption key in `app/etc/env.php`: the `'key'` of the
+/// `'crypt'` array (32 hex digits, or `base64` and 44 more characters since
+/// 2.4.7; several, one per line, after a key rotation).
+pub(super) fn magento_crypt_key(text: &[u8], hit_end: usize, out: &mut Vec<Finding>) {
+    let to = text.len().min(hit_end + 160);
+    let Some(at) = super::lex::find(&text[hit_end..to], b"'key'") else {
+        return;
+    };
+    let i = super::lex::skip_spacing(text, hit_end + at + 5);
+    if !text[i..].starts_with(b"=>") {
+        return;
+    }
+    let Some(value) = super::lex::value_at(text, super::lex::skip_spacing(text, i + 2)) else {
+        return;
+    };
+    let key_char = |b: u8| b64(b) || b == b'=';
+    runs(text, value.start, value.end, key_char, |mut s, e| {
+        // Rotated keys are joined by line breaks, escaped in a JSON string.
+        if s < e && super::lex::after_escape(text, s + 1) {
+            s += 1;
+        }
+        if e - s >= 32 && looks_random(&text[s..e]) {
+            out.push(Finding {
+                rule: "magento_crypt_key",
+                start: s,
+                end: e,
+            });
+        }
+    });
+}
+
 /// Vault's unseal keys (Shamir shares of the root key) after
 /// `unseal_keys_b64` / `unseal_keys_hex` (`vault operator init -format=json`)
 /// or "unseal with these": every random run of 40 to 48 base64 characters

@@ -107,6 +107,8 @@ enum Action {
     HereString,
     /// Elasticsearch's `encoded` API key after its `api_key`.
     ElasticEncoded,
+    /// Magento's `'crypt' => ['key' => '…']` in `app/etc/env.php`.
+    MagentoCrypt,
     Salesforce,
     Mailchimp,
     /// A New Relic license key: 36 hex digits, then `NRAL`.
@@ -369,6 +371,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("racadm", Action::Command(Cmd::Racadm)),
     ("mcrcon", Action::Command(Cmd::Rcon)),
     ("rcon-cli", Action::Command(Cmd::Rcon)),
+    ("setup:install", Action::Command(Cmd::MagentoSetup)),
     ("createuser ", Action::Command(Cmd::SnmpUser)),
     ("+login ", Action::Command(Cmd::SteamLogin)),
     ("ipmitool", Action::Command(Cmd::Ipmi)),
@@ -651,6 +654,7 @@ const KEYWORDS: &[(&str, Action)] = &[
     ("asana", Action::AsanaPat),
     ("<<<", Action::HereString),
     ("\"encoded", Action::ElasticEncoded),
+    ("'crypt'", Action::MagentoCrypt),
     // Honeycomb's ingest key travels as `X-Honeycomb-Team`.
     ("honeycomb-team", Action::Assign),
     ("cohere", Action::ProviderNear(40)),
@@ -730,6 +734,7 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
         Action::AsanaPat => context::asana_pat(text, start, end, out),
         Action::HereString => generic::here_string(text, start, end, out),
         Action::ElasticEncoded => context::elastic_encoded(text, start, end, out),
+        Action::MagentoCrypt => context::magento_crypt_key(text, end, out),
         Action::Salesforce => shapes::salesforce(text, start, out),
         Action::Mailchimp => shapes::mailchimp(text, start, out),
         Action::NewRelicLicense => shapes::new_relic_license(text, start, out),
@@ -822,6 +827,7 @@ pub fn find_secrets_after(
     let mut found = Vec::new();
     let mut next = pending.filter(|&PendingOutput(kind)| {
         printed::output_secret(text, 0, text.len().min(printed::WINDOW), kind, &mut found)
+            || printed::is_warning_line(text)
     });
     scanner.scan(text, |start, end, action| match action {
         Action::Printed(i) => {

@@ -5,7 +5,7 @@
 //! the output that has the expected shape goes.
 
 use super::Finding;
-use super::entropy::{is_hex, looks_like_password, looks_random};
+use super::entropy::{is_hex, is_uuid, looks_like_password, looks_random};
 use super::lex::{command_end, contains_ci, find, run, run_back, skip_blanks};
 use super::placeholders::is_harmless;
 
@@ -16,6 +16,9 @@ pub(super) enum Printed {
     Hex(usize),
     /// A generated token (hex, base64, base64url).
     Random,
+    /// A generated token or a UUID: `heroku auth:token` prints either (the
+    /// older API tokens are UUIDs), perhaps after a warning line.
+    RandomOrUuid,
     /// One generated token, then public output: `wg genkey | tee priv | wg
     /// pubkey > pub; cat priv pub` prints the private key, then the public.
     RandomOnce,
@@ -48,7 +51,7 @@ pub(super) const TRIGGERS: &[(&str, Printed)] = &[
     ("vault-pass", Printed::Password),
     ("password.txt", Printed::Password),
     ("get-login-password", Printed::Random),
-    ("auth:token", Printed::Random),
+    ("auth:token", Printed::RandomOrUuid),
     ("auth token", Printed::Random),
     ("print-access-token", Printed::Random),
     ("print-identity-token", Printed::Random),
@@ -152,11 +155,16 @@ pub(super) fn after_command(
         kind = Printed::RandomOnce;
     }
     // A key file's digits said in words on the same line ("master.key is
-    // X"), or written into it (`echo 'X' > config/master.key`).
+    // X"), or written into it (`echo 'X' > config/master.key`, a patch's
+    // `*** Add File: config/master.key` or `+++ b/config/master.key` and
+    // its added line).
+    let patched = contains_ci(&text[line_start..hit], b"add file: ")
+        || contains_ci(&text[line_start..hit], b"+++ ");
     if let Printed::Hex(n) = kind
         && (hex_word(text, hit_end, cmd_end, n, out)
             || (contains_ci(&text[line_start..hit], b"echo ")
-                && hex_word(text, line_start, hit, n, out)))
+                && hex_word(text, line_start, hit, n, out))
+            || (patched && hex_word(text, cmd_end, text.len().min(cmd_end + 160), n, out)))
     {
         return Some(kind);
     }
@@ -442,7 +450,7 @@ pub(super) fn output_secret(
         }
         // A generated value printed once or in a loop ends where the
         // output moves on to labelled fields (`job_id: …`).
-        if label && taken && kind == Printed::Random {
+        if label && taken && matches!(kind, Printed::Random | Printed::RandomOrUuid) {
             return false;
         }
         if !label {
@@ -479,6 +487,17 @@ pub(super) fn output_secret(
         i = run_end;
     }
     seen == 0 && i >= text.len()
+}
+
+/// A CLI's warning line before what it prints (Heroku's `›   Warning: …`,
+/// `WARNING: …`): the output is still to come.
+pub(super) fn is_warning_line(line: &[u8]) -> bool {
+    let rest = line.trim_ascii_start();
+    let rest = rest
+        .strip_prefix("›".as_bytes())
+        .unwrap_or(rest)
+        .trim_ascii_start();
+    rest.len() >= 8 && rest[..8].eq_ignore_ascii_case(b"warning:")
 }
 
 /// A shell prompt: `$`, `%`, `❯`, or `…$` / `…#` after a user, host or
@@ -518,12 +537,13 @@ fn alone_on_its_line(text: &[u8], from: usize) -> bool {
 }
 
 fn shaped(token: &[u8], kind: Printed) -> bool {
-    if is_harmless(token) {
+    if is_harmless(token) && !(kind == Printed::RandomOrUuid && is_uuid(token)) {
         return false;
     }
     match kind {
         Printed::Hex(n) => token.len() == n && is_hex(token),
         Printed::Random | Printed::RandomOnce => token.len() >= 16 && looks_random(token),
+        Printed::RandomOrUuid => is_uuid(token) || (token.len() >= 16 && looks_random(token)),
         Printed::Password => looks_like_password(token),
     }
 }
@@ -556,6 +576,34 @@ mod tests {
         // Without `wg pubkey`, each generated key goes.
         let t = format!("$ for i in 1 2; do wg genkey; done\n{private}\n{public}\n");
         assert_eq!(red(&t), [private, public]);
+    }
+
+    #[test]
+    fn key_files_written_by_a_patch() {
+        let key = "7c3e9a1f5b2d4c6e8a0f1b3d5e7c9a2f";
+        assert_eq!(
+            red(&format!(
+                r#"{{"name":"apply_patch","arguments":"*** Begin Patch\n*** Add File: config/master.key\n+{key}\n*** End Patch"}}"#
+            )),
+            [key]
+        );
+        assert_eq!(
+            red(&format!("+++ b/config/master.key\n@@ -0,0 +1 @@\n+{key}\n")),
+            [key]
+        );
+    }
+
+    #[test]
+    fn heroku_tokens_are_taken_after_a_warning() {
+        let uuid = "e4f5a6b7-c8d9-4e0f-a1b2-c3d4e5f6a7b8";
+        assert_eq!(
+            red(&format!(
+                "$ heroku auth:token\n ›   Warning: token will expire today\n{uuid}\n$ ls"
+            )),
+            [uuid]
+        );
+        // A UUID other commands print is an id.
+        assert!(red(&format!("$ heroku apps:info\nId: {uuid}\n")).is_empty());
     }
 
     #[test]

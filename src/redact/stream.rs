@@ -206,6 +206,25 @@ mod tests {
     }
 
     #[test]
+    fn a_warning_line_between_a_command_and_its_token() {
+        let (out, found) = run(
+            b"$ heroku auth:token\n \xe2\x80\xba   Warning: token will expire today\ne4f5a6b7-c8d9-4e0f-a1b2-c3d4e5f6a7b8\n$ ls\n",
+        );
+        assert_eq!(
+            out,
+            "$ heroku auth:token\n \u{203a}   Warning: token will expire today\n[REDACTED_SECRET]\n$ ls\n"
+        );
+        assert_eq!((found[0].line, found[0].column), (3, 1));
+        // Any other line in between ends the wait.
+        let (out, _) =
+            run(b"$ heroku auth:token\nsomething else\ne4f5a6b7-c8d9-4e0f-a1b2-c3d4e5f6a7b8\n");
+        assert!(
+            out.ends_with("e4f5a6b7-c8d9-4e0f-a1b2-c3d4e5f6a7b8\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn no_final_newline_and_invalid_utf8() {
         let (out, _) = run(b"last line without newline");
         assert_eq!(out, "last line without newline");

@@ -539,3 +539,22 @@ fn rcon_passwords_and_pw_in_prose_go() {
     let prose = "the new pw is stored in vault";
     assert_eq!(r(prose), prose);
 }
+
+#[test]
+fn magento_encryption_keys_go() {
+    let key = HEX32;
+    let env_php = format!("    'crypt' => [\n        'key' => '{key}'\n    ],\n    'db' => [");
+    assert_eq!(
+        r(&env_php),
+        "    'crypt' => [\n        'key' => '[REDACTED_SECRET]'\n    ],\n    'db' => ["
+    );
+    let install = format!(
+        "bin/magento setup:install --base-url=http://m.test/ --key={key} --admin-user=admin"
+    );
+    assert_eq!(
+        r(&install),
+        "bin/magento setup:install --base-url=http://m.test/ --key=[REDACTED_SECRET] --admin-user=admin"
+    );
+    let empty = "'crypt' => ['key' => '']";
+    assert_eq!(r(empty), empty);
+}

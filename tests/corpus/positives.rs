@@ -5068,6 +5068,30 @@ fn headers_here_strings_and_replies(rng: &mut Rng, out: &mut Vec<Positive>) {
         ),
         vec![encoded],
     );
+    let crypt = rng.string(HEX, 32);
+    push(
+        "magento_env_php",
+        format!("  'crypt' => [\n    'key' => '{crypt}'\n  ],\n  'db' => ["),
+        vec![crypt],
+    );
+    let key = format!("base64{}", rng.string(B64, 44));
+    push(
+        "magento_setup_install",
+        format!("php bin/magento setup:install --db-host=db --key={key} --backend-frontname=admin"),
+        vec![key],
+    );
+    let token = "e4f5a6b7-c8d9-4e0f-a1b2-c3d4e5f6a7b8".to_string();
+    push(
+        "heroku_token_after_warning",
+        format!("$ heroku auth:token\n ›   Warning: token will expire 03/04/2027\n{token}\n"),
+        vec![token],
+    );
+    let master = rng.string(HEX, 32);
+    push(
+        "master_key_in_patch",
+        format!("*** Begin Patch\n*** Add File: config/master.key\n+{master}\n*** End Patch"),
+        vec![master],
+    );
     let pw = format!("{}!{}", rng.string(LETTERS, 8), rng.string(DIGITS, 3));
     push(
         "rcon_password",
