@@ -580,6 +580,16 @@ pub(super) fn hook_segment(text: &[u8], hit_end: usize, mattermost: bool, out: &
     }
 }
 
+/// Whether the Google API key at `at` is one an app ships to its users, a
+/// project's name rather than a credential: a Maps JavaScript API script's
+/// `key=` or the `current_key` of an Android app's `google-services.json`.
+pub(super) fn shipped_google_key(text: &[u8], at: usize) -> bool {
+    let before = &text[at.saturating_sub(64)..at];
+    in_firebase_config(text, at)
+        || super::lex::contains(before, b"/maps/api/js?")
+        || super::lex::contains(before, b"current_key")
+}
+
 /// Whether `at` lies in a Firebase web app's config object
 /// (`firebaseConfig = { apiKey: …, authDomain: "….firebaseapp.com", … }`).
 pub(super) fn in_firebase_config(text: &[u8], at: usize) -> bool {

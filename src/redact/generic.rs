@@ -531,7 +531,8 @@ pub(super) fn assignment(text: &[u8], hit: usize, hit_end: usize, out: &mut Vec<
     // A Firebase web config's `apiKey` is public by design, and so is the
     // VAPID public key a page hands to `pushManager.subscribe`.
     if (full.eq_ignore_ascii_case(b"apikey")
-        && super::context::in_firebase_config(text, name_start))
+        && (super::context::in_firebase_config(text, name_start)
+            || search_only_key(text, name_start)))
         || full.eq_ignore_ascii_case(b"applicationServerKey")
     {
         return;
@@ -1529,6 +1530,21 @@ pub(super) fn is_app_password(v: &[u8]) -> bool {
             }
         })
         && v.iter().any(u8::is_ascii_lowercase)
+}
+
+/// Whether the `apiKey` named at `name_start` is a search-only key, public
+/// by design: DocSearch's (`docsearch({ appId, apiKey, … })`), or one whose
+/// line's comment says so (`apiKey: '…', // public search-only key`).
+fn search_only_key(text: &[u8], name_start: usize) -> bool {
+    let line_end = super::lex::line_end(text, name_start, 256);
+    let line = &text[name_start..line_end];
+    let comment = super::lex::find(line, b"//").or_else(|| super::lex::find(line, b" #"));
+    comment.is_some_and(|c| {
+        contains_ci(&line[c..], b"search-only") || contains_ci(&line[c..], b"search only")
+    }) || contains_ci(
+        &text[name_start.saturating_sub(200)..name_start],
+        b"docsearch(",
+    )
 }
 
 /// A here-string given to a command on the line of a secret's name

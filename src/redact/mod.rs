@@ -690,11 +690,6 @@ fn detect(text: &[u8], start: usize, end: usize, action: Action, out: &mut Vec<F
     match action {
         Action::Token(i) => {
             let rule = &rules::TOKEN_RULES[i];
-            // A Firebase web app's config holds its Google API key in the
-            // open by design (it names the project, it is no credential).
-            if rule.name == "google_api_key" && context::in_firebase_config(text, start) {
-                return;
-            }
             let before = out.len();
             rules::match_token(text, start, rule, out);
             if out.len() > before && rule.name == "aws_access_key_id" {
@@ -838,7 +833,11 @@ pub fn find_secrets_after(
         _ => detect(text, start, end, action, &mut found),
     });
     context::discord_by_dots(text, &mut found);
-    found.retain(|f| !in_aws_arn(text, f.start));
+    // A Google API key an app ships (Firebase's web config, a Maps script,
+    // `google-services.json`) names the project; it is no credential.
+    let shipped =
+        |at: usize| text[at..].starts_with(b"AIza") && context::shipped_google_key(text, at);
+    found.retain(|f| !in_aws_arn(text, f.start) && !shipped(f.start));
     also_elsewhere(text, &mut found);
     (merge(found), next)
 }

@@ -444,6 +444,16 @@ fn token_end(text: &[u8], at: usize, rule: &TokenRule) -> Option<usize> {
     if !text[at..].starts_with(prefix) || !starts_word(text, at) {
         return None;
     }
+    // A base64url body that runs on backwards (`…L9_sk-4uh…` in a JWKS
+    // modulus) is inside a longer string: the prefix is there by chance.
+    if rule.body == Alphabet::Url
+        && at > 0
+        && matches!(text[at - 1], b'_' | b'-')
+        && at >= 2
+        && alnum(text[at - 2])
+    {
+        return None;
+    }
     let body_start = at + prefix.len();
     let mut end = body_start;
     while end < text.len() && end - body_start <= rule.max && rule.body.has(text[end]) {

@@ -558,3 +558,25 @@ fn magento_encryption_keys_go() {
     let empty = "'crypt' => ['key' => '']";
     assert_eq!(r(empty), empty);
 }
+
+#[test]
+fn keys_apps_ship_and_strings_that_hold_a_prefix_stay() {
+    let google = tok("AIza", "SyB7x2kQ9mZ4pL8vN3rT6wY1cF5hJ0dG2aE");
+    let maps = format!(
+        "<script async src=\"https://maps.googleapis.com/maps/api/js?key={google}&callback=initMap\"></script>"
+    );
+    assert_eq!(r(&maps), maps);
+    let services = format!("\"api_key\": [\n  {{\n    \"current_key\": \"{google}\"\n  }}\n]");
+    assert_eq!(r(&services), services);
+    // The same key handed to a server stays a secret.
+    assert_eq!(
+        r(&format!("GOOGLE_API_KEY={google}")),
+        "GOOGLE_API_KEY=[REDACTED_SECRET]"
+    );
+    let docsearch = format!(
+        "docsearch({{\n  appId: '1CZWLXBLLU',\n  apiKey: '{HEX32}', // public search-only key\n  indexName: 'web',"
+    );
+    assert_eq!(r(&docsearch), docsearch);
+    let modulus = "\"n\": \"SeUZuuZZdchGeEulhFzRNngxxYX5YRF9L9_sk-4uhTFcAFsfHIke5528nthsMeDVyELWRIVdNpoQArkA1TjP504\"";
+    assert_eq!(r(modulus), modulus);
+}

@@ -1863,7 +1863,8 @@ fn arn_and_search_key_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
 }
 
 /// Asana ids and times, here-strings under no secret's name, base64 under
-/// `encoded` with no API key, an RCON port, "pw is" in a sentence.
+/// `encoded` with no API key, an RCON port, "pw is" in a sentence, Google
+/// keys apps ship, DocSearch's key, `sk-` inside a JWKS modulus.
 fn here_string_and_reply_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)> {
     vec![
         (
@@ -1883,6 +1884,36 @@ fn here_string_and_reply_lookalikes(rng: &mut Rng) -> Vec<(&'static str, String)
                 .to_string(),
         ),
         ("shell", "mcrcon -H host -P 25575 list".to_string()),
+        (
+            "public_key",
+            format!(
+                "<script src=\"https://maps.googleapis.com/maps/api/js?key=AIza{}&callback=init\"></script>",
+                rng.string(URL, 35)
+            ),
+        ),
+        (
+            "public_key",
+            format!(
+                "\"api_key\": [\n  {{\n    \"current_key\": \"AIza{}\"\n  }}\n]",
+                rng.string(URL, 35)
+            ),
+        ),
+        (
+            "public_key",
+            format!(
+                "docsearch({{\n  appId: '{}',\n  apiKey: '{}', // public search-only key\n}});",
+                rng.string(UPPER_DIGIT, 10),
+                rng.string(HEX, 32)
+            ),
+        ),
+        (
+            "json",
+            format!(
+                "{{\"kty\": \"RSA\", \"n\": \"{}_sk-{}\", \"e\": \"AQAB\"}}",
+                rng.string(URL, 40),
+                rng.string(URL, 120)
+            ),
+        ),
         ("prose", "the new pw is stored in vault".to_string()),
     ]
 }
