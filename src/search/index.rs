@@ -37,6 +37,10 @@ pub struct IndexReport {
     /// What giving the units vectors did (with `[search] embeddings`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub embeddings: Option<super::embed::EmbedReport>,
+    /// How long the refresh took, vectors included (left out of `--json`,
+    /// whose reports are compared byte for byte between runs).
+    #[serde(skip)]
+    pub elapsed: std::time::Duration,
 }
 
 impl IndexReport {

@@ -117,6 +117,18 @@ pub fn refresh_after_stage(
     cfg: &Config,
     files_changed: bool,
 ) -> Option<IndexReport> {
+    let started = std::time::Instant::now();
+    let mut report = refresh_index_and_vectors(store, cfg, files_changed)?;
+    report.elapsed = started.elapsed();
+    Some(report)
+}
+
+/// [`refresh_after_stage`]'s work.
+fn refresh_index_and_vectors(
+    store: &mut Store,
+    cfg: &Config,
+    files_changed: bool,
+) -> Option<IndexReport> {
     let embedder = configured_embedder(cfg);
     if !files_changed && embedder.is_none() {
         return None;
